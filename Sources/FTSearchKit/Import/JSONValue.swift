@@ -1,0 +1,97 @@
+/// A JSON value exactly as it was written in an input file.
+///
+/// Numbers keep their literal text (`1.50`, `1e400`) so that nothing is lost or rounded on the
+/// way from the input file to the database and back; objects keep their members in input order.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    /// A number, as its literal JSON text.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([JSONMember])
+}
+
+/// One `"key": value` member of a JSON object.
+public struct JSONMember: Hashable, Sendable {
+    public var key: String
+    public var value: JSONValue
+
+    public init(key: String, value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+extension JSONValue {
+    /// The text of a scalar value: strings as they are, numbers as written, booleans as
+    /// `true`/`false`; `nil` for null, arrays and objects.
+    public var scalarText: String? {
+        switch self {
+        case .string(let text), .number(let text): text
+        case .bool(let value): value ? "true" : "false"
+        case .null, .array, .object: nil
+        }
+    }
+
+    /// The compact JSON text of the value (no insignificant whitespace).
+    public var jsonText: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    /// Appends the compact JSON text of the value to `output`.
+    public func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .number(let literal): output += literal
+        case .string(let text): JSONValue.writeQuoted(text, to: &output)
+        case .array(let elements):
+            output += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += "," }
+                element.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            JSONValue.writeObject(members, to: &output)
+        }
+    }
+
+    /// Appends `{"key":value,...}` for `members` to `output`.
+    public static func writeObject(_ members: [JSONMember], to output: inout String) {
+        output += "{"
+        for (index, member) in members.enumerated() {
+            if index > 0 { output += "," }
+            writeQuoted(member.key, to: &output)
+            output += ":"
+            member.value.write(to: &output)
+        }
+        output += "}"
+    }
+
+    /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control
+    /// characters (RFC 8259 section 7).
+    public static func writeQuoted(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case "\u{00}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
+                output += "\\u"
+                let hex = String(scalar.value, radix: 16)
+                output += String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}
