@@ -1,1 +1,2 @@
-print("ftsearch")
+CommandLineTool(root: FTSearch.self, version: FTSearch.version,
+                errorReport: ErrorReporting.report(for:)).main()

@@ -1,0 +1,56 @@
+/// A completion offered for a typed prefix.
+public struct Suggestion: Sendable, Equatable {
+    /// Where a suggestion comes from.
+    public enum Source: String, Sendable, CaseIterable {
+        /// A past search.
+        case history
+        /// A word of the indexed names and companies.
+        case index
+    }
+
+    /// The text to offer.
+    public var text: String
+    public var source: Source
+    /// For history, how often it was searched; for the index, how many records hold the word.
+    public var count: Int
+    /// When it was last searched (history only).
+    public var lastUsed: Timestamp?
+}
+
+/// What `suggestions(forPrefix:...)` draws on, and how it orders history.
+public struct SuggestionOptions: Sendable, Equatable {
+    /// How history entries are ordered.
+    public enum Order: String, Sendable, CaseIterable {
+        /// Most searched first, then most recent, then text.
+        case frequency
+        /// Most recently searched first.
+        case recency
+        /// Count weighted by age, as zoxide does: last hour ×4, last day ×2, last week ×½,
+        /// older ×¼.
+        case frecency
+    }
+
+    /// Which sources to draw on.
+    public enum Sources: String, Sendable, CaseIterable {
+        case history
+        case index
+        /// History first, filled up from the index.
+        case all
+    }
+
+    public var limit: Int
+    public var kinds: KindSelection
+    public var order: Order
+    public var sources: Sources
+    /// Also suggest past searches that found nothing.
+    public var includesEmptyResults: Bool
+
+    public init(limit: Int = 10, kinds: KindSelection = .all, order: Order = .frequency,
+                sources: Sources = .all, includesEmptyResults: Bool = false) {
+        self.limit = limit
+        self.kinds = kinds
+        self.order = order
+        self.sources = sources
+        self.includesEmptyResults = includesEmptyResults
+    }
+}

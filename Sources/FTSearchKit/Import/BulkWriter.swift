@@ -1,0 +1,94 @@
+/// Writes the records of one kind during an import transaction, keeping the FTS index exact.
+///
+/// On ``begin()`` it drops the index triggers (see ``IndexSync``) and notes the highest id; each
+/// ``write(_:)`` upserts a content row, first removing a replaced row's old tokens from the
+/// index; ``finish()`` indexes every new or replaced row with one statement and restores the
+/// triggers. All of it happens inside the caller's transaction.
+final class BulkWriter {
+    /// Whether ``write(_:)`` created a record or replaced one.
+    enum Outcome {
+        case inserted
+        case updated
+    }
+
+    let kind: Kind
+    private let database: Database
+    private let sync: IndexSync
+    private let timestamp: String
+    private var highestIDBefore: Int64 = 0
+    private var upsert: Statement?
+    private var exists: Statement?
+    private var unindex: Statement?
+    private var addToReindexList: Statement?
+
+    init(kind: Kind, database: Database, timestamp: Timestamp) {
+        self.kind = kind
+        self.database = database
+        self.sync = IndexSync(kind: kind)
+        self.timestamp = timestamp.description
+    }
+
+    /// Prepares the table for bulk writing; with `replacingAll`, empties it first.
+    func begin(replacingAll: Bool) throws {
+        try database.execute(sql: sync.dropTriggersSQL)
+        if replacingAll {
+            try database.execute(sql: sync.deleteAllSQL)
+        }
+        try database.execute(sql: sync.createReindexListSQL)
+        highestIDBefore = Int64(try database.fetchInt(sql: "SELECT max(id) FROM \(kind.tableName)") ?? 0)
+        let columns = kind.searchableFields
+        let assignments = (columns + ["extra", "updated_at"]).map { "\($0) = excluded.\($0)" }
+        let parameters = (0..<columns.count + 4).map { "?\($0 + 1)" }
+        upsert = try database.makeStatement(sql: """
+            INSERT INTO \(kind.tableName)(id, \(columns.joined(separator: ", ")), extra, created_at, updated_at)
+            VALUES (\(parameters.joined(separator: ", ")), ?\(columns.count + 4))
+            ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", "))
+            """)
+        exists = try database.makeStatement(sql: "SELECT 1 FROM \(kind.tableName) WHERE id = ?1")
+        unindex = try database.makeStatement(sql: sync.unindexRowSQL)
+        addToReindexList = try database.makeStatement(sql: sync.addToReindexListSQL)
+    }
+
+    /// Inserts `record`, or replaces the stored record with the same id.
+    func write(_ record: Record) throws -> Outcome {
+        guard let upsert else { preconditionFailure("begin() must be called before write(_:)") }
+        let outcome = try prepareIndex(forRecordWithID: record.id)
+        if let id = record.id { try upsert.bind(id, at: 1) } else { try upsert.bindNull(at: 1) }
+        var index: Int32 = 2
+        for value in record.searchableValues {
+            try upsert.bind(value, at: index)
+            index += 1
+        }
+        var extra = ""
+        JSONValue.writeObject(record.extraFields, to: &extra)
+        try upsert.bind(extra, at: index)
+        try upsert.bind(timestamp, at: index + 1)
+        try upsert.step()
+        upsert.reset()
+        return outcome
+    }
+
+    /// Takes a stored row that is about to be replaced out of the index (once per import), and
+    /// lists a reused low id for indexing; rows above the old highest id are indexed anyway.
+    private func prepareIndex(forRecordWithID id: Int64?) throws -> Outcome {
+        guard let id, let exists, let unindex, let addToReindexList else { return .inserted }
+        let isStored = try exists.firstRow([id]) { _ in true } ?? false
+        guard id <= highestIDBefore else { return isStored ? .updated : .inserted }
+        try addToReindexList.execute([id])
+        if isStored && database.changesCount == 1 {
+            try unindex.execute([id])
+        }
+        return isStored ? .updated : .inserted
+    }
+
+    /// Indexes the new and replaced rows and restores the triggers.
+    func finish() throws {
+        try database.makeStatement(sql: sync.indexNewRowsSQL).execute([highestIDBefore])
+        try database.execute(sql: sync.dropReindexListSQL)
+        try database.execute(sql: sync.createTriggersSQL)
+        upsert = nil
+        exists = nil
+        unindex = nil
+        addToReindexList = nil
+    }
+}

@@ -1,0 +1,132 @@
+/// Maps the fields of an input record to a person or an animal.
+///
+/// Field names match case-insensitively, ignoring `_`, `-` and spaces, so `first_name`,
+/// `firstName` and `First Name` are one field; common aliases (`given_name`, `surname`,
+/// `family_name`, `organization`, `employer`) are accepted too. Every other field is kept as an
+/// extra field with its JSON type.
+public enum FieldMapping {
+    /// The role an input field plays.
+    enum Role: Equatable {
+        case id
+        /// The searchable field at this index of `kind.searchableFields`.
+        case searchable(Int)
+        case extra
+    }
+
+    private static let aliases: [Kind: [String: Int]] = [
+        .people: [
+            "firstname": 0, "givenname": 0, "forename": 0, "first": 0,
+            "lastname": 1, "surname": 1, "familyname": 1, "last": 1,
+            "company": 2, "organization": 2, "organisation": 2, "employer": 2,
+        ],
+        .animals: ["name": 0, "animalname": 0],
+    ]
+
+    /// `First Name` → `firstname`.
+    static func normalizedName(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter {
+            $0 != "_" && $0 != "-" && $0 != " "
+        }))
+    }
+
+    static func role(ofField name: String, in kind: Kind) -> Role {
+        let normalized = normalizedName(name)
+        if normalized == "id" { return .id }
+        return aliases[kind]?[normalized].map(Role.searchable) ?? .extra
+    }
+
+    /// The kind a record with these field names holds: people when it has a first or last
+    /// name, animals when it has a name, `nil` when it has neither.
+    public static func inferredKind(fromFieldNames names: [String]) -> Kind? {
+        let roles = Set(names.map { aliases[.people]?[normalizedName($0)] })
+        if roles.contains(0) || roles.contains(1) { return .people }
+        if names.contains(where: { aliases[.animals]?[normalizedName($0)] != nil }) { return .animals }
+        return nil
+    }
+
+    /// Maps `fields` to a record of `kind`.
+    ///
+    /// - Throws: ``RecordValidationError`` when a searchable field is not a scalar, when two
+    ///   fields give the same searchable field, when the id is not an integer, or when the
+    ///   record lacks a name.
+    public static func record(of kind: Kind, from fields: [JSONMember]) throws(RecordValidationError) -> Record {
+        var id: Int64?
+        var values = [String](repeating: "", count: kind.searchableFields.count)
+        var sources = [String?](repeating: nil, count: kind.searchableFields.count)
+        var extra: [JSONMember] = []
+        for field in fields {
+            switch role(ofField: field.key, in: kind) {
+            case .id:
+                id = try identifier(from: field.value)
+            case .searchable(let index):
+                if let earlier = sources[index] {
+                    throw RecordValidationError("fields \"\(earlier)\" and \"\(field.key)\" both give "
+                        + "the \(kind.searchableFields[index].replacingUnderscores)")
+                }
+                sources[index] = field.key
+                values[index] = try text(of: field)
+            case .extra:
+                extra.append(field)
+            }
+        }
+        try requireName(values, kind: kind)
+        return Record(kind: kind, id: id, searchableValues: values, extraFields: extra)
+    }
+
+    private static func identifier(from value: JSONValue) throws(RecordValidationError) -> Int64? {
+        switch value {
+        case .null: return nil
+        case .string(let text) where text.trimmingSpaces.isEmpty: return nil
+        case .string(let text), .number(let text):
+            guard let id = Int64(text.trimmingSpaces) else {
+                throw RecordValidationError("id must be an integer, found \(value.jsonText)")
+            }
+            return id
+        default:
+            throw RecordValidationError("id must be an integer, found \(value.jsonText)")
+        }
+    }
+
+    private static func text(of field: JSONMember) throws(RecordValidationError) -> String {
+        switch field.value {
+        case .null: return ""
+        case .array: throw RecordValidationError("field \"\(field.key)\" must be text, found an array")
+        case .object: throw RecordValidationError("field \"\(field.key)\" must be text, found an object")
+        default: return field.value.scalarText ?? ""
+        }
+    }
+
+    private static func requireName(_ values: [String], kind: Kind) throws(RecordValidationError) {
+        switch kind {
+        case .people where values[0].trimmingSpaces.isEmpty && values[1].trimmingSpaces.isEmpty:
+            throw RecordValidationError("a person needs a first or last name")
+        case .animals where values[0].trimmingSpaces.isEmpty:
+            throw RecordValidationError("an animal needs a name")
+        default: break
+        }
+    }
+}
+
+/// A well-formed record that is not a valid person or animal.
+public struct RecordValidationError: Error, Equatable, Sendable {
+    /// What is wrong, as a short lowercase phrase.
+    public var reason: String
+
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+}
+
+extension String {
+    /// The text without leading and trailing white space (spaces, tabs, newlines).
+    var trimmingSpaces: Substring {
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
+        guard let start = firstIndex(where: { !isSpace($0) }),
+              let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[start...end]
+    }
+
+    fileprivate var replacingUnderscores: String {
+        String(map { $0 == "_" ? " " : $0 })
+    }
+}

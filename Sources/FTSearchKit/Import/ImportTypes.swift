@@ -1,0 +1,98 @@
+/// How `ftsearch import` reads and stores its input.
+public struct ImportOptions: Sendable {
+    /// The kind of every record; `nil` infers it from each file's fields (or sections).
+    public var kind: Kind?
+    /// Empty the kinds being imported first, in the same transaction.
+    public var replace: Bool
+    /// Skip invalid records (reporting each) instead of stopping at the first.
+    public var skipInvalid: Bool
+
+    public init(kind: Kind? = nil, replace: Bool = false, skipInvalid: Bool = false) {
+        self.kind = kind
+        self.replace = replace
+        self.skipInvalid = skipInvalid
+    }
+}
+
+/// One input of an import: a reader and the name to report its problems under.
+public struct ImportSource {
+    /// The path as the user gave it (`-` for standard input).
+    public var path: String
+    /// The total size in bytes, when known (for progress reports).
+    public var size: Int64?
+    public var reader: any RecordReader
+
+    public init(path: String, size: Int64? = nil, reader: any RecordReader) {
+        self.path = path
+        self.size = size
+        self.reader = reader
+    }
+}
+
+/// What an import did.
+public struct ImportSummary: Sendable, Equatable {
+    /// New records, per kind.
+    public var inserted: [Kind: Int] = [:]
+    /// Existing records replaced because the input gave their id, per kind.
+    public var updated: [Kind: Int] = [:]
+    /// Invalid records skipped (with `skipInvalid`).
+    public var skipped = 0
+
+    public init() {}
+
+    /// The kinds that received records, in a fixed order.
+    public var kinds: [Kind] {
+        Kind.allCases.filter { inserted[$0, default: 0] + updated[$0, default: 0] > 0 }
+    }
+}
+
+/// How far an import has come, reported from time to time.
+public struct ImportProgress: Sendable {
+    /// Records read so far, valid or not.
+    public var recordsRead: Int
+    /// Bytes read so far, over all inputs.
+    public var bytesRead: Int64
+    /// The size of all inputs, when every size is known.
+    public var totalBytes: Int64?
+}
+
+/// A record that could not be imported, located in its file: `people.csv:12: expected 3 fields, found 4`.
+public struct RecordProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var line: Int
+    public var column: Int?
+    public var reason: String
+
+    public init(path: String, line: Int, column: Int? = nil, reason: String) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.reason = reason
+    }
+
+    public var description: String {
+        "\(path):\(line):" + (column.map { "\($0):" } ?? "") + " \(reason)"
+    }
+}
+
+/// Why an import stopped. Nothing of it was stored.
+public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A record was malformed or invalid.
+    case invalidRecord(RecordProblem)
+    /// A file's records have no field that tells whether they are people or animals.
+    case unknownKind(path: String)
+    /// An input could not be opened or read.
+    case unreadableInput(InputError)
+
+    public var description: String {
+        switch self {
+        case .invalidRecord(let problem):
+            problem.description
+        case .unknownKind(let path):
+            "\(path): cannot tell whether the records are people or animals (no first_name, "
+                + "last_name or name field); pass --kind people or --kind animals"
+        case .unreadableInput(let error):
+            "\(error.path): \(error.reason)"
+        }
+    }
+}

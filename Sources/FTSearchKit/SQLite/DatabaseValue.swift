@@ -1,0 +1,46 @@
+import CSQLite
+
+/// A value stored in, or bound to, an SQLite column (https://sqlite.org/datatype3.html).
+public enum DatabaseValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// A Swift type that can be bound to a statement parameter.
+public protocol DatabaseValueConvertible {
+    var databaseValue: DatabaseValue { get }
+}
+
+extension DatabaseValue: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { self }
+}
+
+extension String: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .text(self) }
+}
+
+extension Substring: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .text(String(self)) }
+}
+
+extension Int: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+}
+
+extension Int64: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .integer(self) }
+}
+
+extension Double: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .real(self) }
+}
+
+extension Bool: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+}
+
+/// The values bound to a statement's parameters, in order: `[name, 42, nil]`.
+public typealias StatementArguments = [(any DatabaseValueConvertible)?]

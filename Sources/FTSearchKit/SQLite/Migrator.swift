@@ -1,0 +1,72 @@
+/// An ordered, forward-only list of schema migrations, tracked with `PRAGMA user_version`
+/// (https://sqlite.org/pragma.html#pragma_user_version).
+///
+/// Each migration runs in its own immediate transaction together with the version bump, so a
+/// crash leaves the schema at a known version, and two processes migrating the same new file
+/// at once apply each step exactly once.
+public struct Migrator: Sendable {
+    /// One named schema change.
+    public struct Migration: Sendable {
+        public let name: String
+        public let apply: @Sendable (Database) throws -> Void
+    }
+
+    /// The migrations, oldest first; migration `n` (0-based) brings the schema to version `n + 1`.
+    public private(set) var migrations: [Migration] = []
+
+    public init() {}
+
+    /// Appends a migration.
+    public mutating func registerMigration(_ name: String, _ apply: @escaping @Sendable (Database) throws -> Void) {
+        migrations.append(Migration(name: name, apply: apply))
+    }
+
+    /// The schema version this migrator brings a database to.
+    public var latestVersion: Int { migrations.count }
+
+    /// The schema version recorded in `database`.
+    public static func version(of database: Database) throws -> Int {
+        try database.fetchInt(sql: "PRAGMA user_version") ?? 0
+    }
+
+    /// Applies every migration `database` has not had yet.
+    ///
+    /// - Throws: ``SchemaVersionError`` when the database was written by a newer program, and
+    ///   then changes nothing; ``SQLiteError`` when a migration fails (that migration is rolled
+    ///   back).
+    public func migrate(_ database: Database) throws {
+        try checkCompatibility(of: database)
+        for (index, migration) in migrations.enumerated() {
+            try database.inTransaction(.immediate) {
+                guard try Self.version(of: database) == index else { return }
+                try migration.apply(database)
+                try database.execute(sql: "PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+
+    /// Throws when `database` has a schema newer than this migrator knows.
+    public func checkCompatibility(of database: Database) throws {
+        let version = try Self.version(of: database)
+        if version > latestVersion {
+            throw SchemaVersionError(path: database.path, found: version, supported: latestVersion)
+        }
+    }
+
+    /// Whether `database` needs migrations applied.
+    public func needsMigration(_ database: Database) throws -> Bool {
+        try Self.version(of: database) < latestVersion
+    }
+}
+
+/// A database written by a newer version of the program, which this one must not change.
+public struct SchemaVersionError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let found: Int
+    public let supported: Int
+
+    public var description: String {
+        "\(path) has schema version \(found), but this ftsearch supports up to \(supported); "
+            + "upgrade ftsearch to use it"
+    }
+}

@@ -1,0 +1,65 @@
+/// Searching, history and statistics: the operations behind the `ftsearch` commands.
+extension SearchIndex {
+    /// Runs a ranked prefix search.
+    ///
+    /// ```swift
+    /// let results = try index.search(SearchRequest(text: "ann mül", limit: 20))
+    /// results.total        // every match, whatever the limit
+    /// results.hits.first?.record.displayName  // "Anna Müller"
+    /// ```
+    public func search(_ request: SearchRequest) throws -> SearchResults {
+        try QueryEngine(database: database, tokenizer: tokenizer).search(request)
+    }
+
+    /// The number of records matching `text`, without ranking them.
+    public func countMatches(for text: String, kinds: KindSelection = .all) throws -> Int {
+        try search(SearchRequest(text: text, kinds: kinds, limit: 0)).total
+    }
+
+    /// The search history of this database.
+    public var history: SearchHistory {
+        get throws { SearchHistory(database: database, tokenizer: try tokenizer, clock: clock) }
+    }
+
+    /// Suggestions for a typed prefix, from history and the index's words.
+    ///
+    /// ```swift
+    /// try index.suggestions(forPrefix: "an")  // ["anna müller", "annex", ...]
+    /// ```
+    public func suggestions(forPrefix prefix: String, options: SuggestionOptions = SuggestionOptions()) throws
+        -> [Suggestion]
+    {
+        try Suggester(database: database, tokenizer: tokenizer, clock: clock)
+            .suggestions(forPrefix: prefix, options: options)
+    }
+
+    /// Counts, sizes and versions.
+    public func statistics() throws -> IndexStatistics {
+        var counts: [String: Int] = [:]
+        for table in Kind.allCases.map(\.tableName) + ["history"] {
+            counts[table] = try database.fetchInt(sql: "SELECT count(*) FROM \(table)") ?? 0
+        }
+        return IndexStatistics(
+            path: path, schemaVersion: try schemaVersion, sqliteVersion: Database.sqliteVersion,
+            sizeInBytes: try sizeInBytes(), people: counts["people"] ?? 0,
+            animals: counts["animals"] ?? 0, historyEntries: counts["history"] ?? 0)
+    }
+
+    /// The size of the database in bytes (pages in use and free).
+    func sizeInBytes() throws -> Int {
+        let pages = try database.fetchInt(sql: "PRAGMA page_count") ?? 0
+        let pageSize = try database.fetchInt(sql: "PRAGMA page_size") ?? 0
+        return pages * pageSize
+    }
+}
+
+/// What `ftsearch stats` shows.
+public struct IndexStatistics: Sendable, Equatable {
+    public var path: String
+    public var schemaVersion: Int
+    public var sqliteVersion: String
+    public var sizeInBytes: Int
+    public var people: Int
+    public var animals: Int
+    public var historyEntries: Int
+}

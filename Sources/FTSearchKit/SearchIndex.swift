@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An ftsearch database: people, animals, their full-text indexes and the search history.
+///
+/// The entry point of the library:
+/// ```swift
+/// let index = try SearchIndex(path: DatabaseLocation.resolve(environment: environment))
+/// let summary = try index.importFiles(["people.csv"], options: ImportOptions())
+/// let page = try index.search(SearchRequest(text: "ann"))
+/// ```
+///
+/// Not `Sendable`: open one per thread or process. Any number of processes can use the same
+/// file at once: the database is in WAL mode, writers queue on a busy timeout.
+public final class SearchIndex {
+    /// Whether opening may create the database file.
+    public enum OpenMode: Sendable {
+        /// Create the file (and its folders) when missing.
+        case createIfMissing
+        /// Fail with ``DatabaseOpenError/missing(path:)`` when the file does not exist.
+        case existingOnly
+    }
+
+    /// The path of the database file.
+    public let path: String
+    let database: Database
+    let clock: @Sendable () -> Timestamp
+    private var cachedTokenizer: FTS5Tokenizer?
+
+    /// Opens (and if needed creates and migrates) the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - mode: Whether a missing file is created.
+    ///   - clock: The current time, for timestamps (tests pass a fixed one).
+    /// - Throws: ``DatabaseOpenError`` when the file is missing, is not an ftsearch database,
+    ///   or comes from a newer version; ``SQLiteError`` when SQLite fails.
+    public init(
+        path: String, mode: OpenMode = .createIfMissing,
+        clock: @escaping @Sendable () -> Timestamp = Timestamp.now
+    ) throws {
+        self.path = path
+        self.clock = clock
+        if access(path, F_OK) != 0 {
+            guard mode == .createIfMissing else { throw DatabaseOpenError.missing(path: path) }
+            try Self.createParentDirectories(of: path)
+        }
+        database = try Database(path: path)
+        try prepareConnection()
+    }
+
+    private func prepareConnection() throws {
+        do {
+            try database.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+            try requireFTSearchSchema()
+            if try database.fetchText(sql: "PRAGMA journal_mode") != "wal" {
+                try database.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+            if try Schema.migrator.needsMigration(database) {
+                try Schema.migrator.migrate(database)
+            }
+        } catch let error as SQLiteError where error.isCorruption {
+            throw DatabaseOpenError.notADatabase(path: path, reason: error.message)
+        } catch let error as SchemaVersionError {
+            throw DatabaseOpenError.newerSchema(error)
+        }
+    }
+
+    /// Refuses files that are SQLite databases of some other program, or of a newer ftsearch.
+    private func requireFTSearchSchema() throws {
+        try Schema.migrator.checkCompatibility(of: database)
+        let version = try Migrator.version(of: database)
+        let tables = try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema") ?? 0
+        if version == 0 && tables > 0 {
+            throw DatabaseOpenError.notADatabase(path: path, reason: "it holds tables of another program")
+        }
+    }
+
+    /// The tokenizer of the index, to split and fold text exactly as the index does.
+    var tokenizer: FTS5Tokenizer {
+        get throws {
+            if let cachedTokenizer { return cachedTokenizer }
+            let tokenizer = try FTS5Tokenizer(database: database, arguments: ["remove_diacritics", "2"])
+            cachedTokenizer = tokenizer
+            return tokenizer
+        }
+    }
+
+    /// The schema version of the open database.
+    public var schemaVersion: Int {
+        get throws { try Migrator.version(of: database) }
+    }
+
+    private static func createParentDirectories(of path: String) throws {
+        var prefix = ""
+        let components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        for (offset, component) in components.enumerated() {
+            prefix += (offset == 0 ? "" : "/") + component
+            guard !prefix.isEmpty, access(prefix, F_OK) != 0 else { continue }
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw DatabaseOpenError.cannotCreate(path: prefix, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+}
+
+/// A database file that cannot be used.
+public enum DatabaseOpenError: Error, CustomStringConvertible, Sendable {
+    /// The file does not exist (and the command does not create it).
+    case missing(path: String)
+    /// The file is not an SQLite database, is damaged, or belongs to another program.
+    case notADatabase(path: String, reason: String)
+    /// The database was written by a newer version of ftsearch.
+    case newerSchema(SchemaVersionError)
+    /// A folder for the database could not be created.
+    case cannotCreate(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missing(let path):
+            "no database at \(path); run 'ftsearch import FILE' first"
+        case .notADatabase(let path, let reason):
+            "\(path) is not an ftsearch database (\(reason))"
+        case .newerSchema(let error):
+            error.description
+        case .cannotCreate(let path, let reason):
+            "cannot create \(path): \(reason.lowercased())"
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import FTSearchKit
+
+/// `ftsearch query TEXT`: ranked prefix search, logged to history.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Search people and animals by name and company.",
+        discussion: """
+            Every word of TEXT must be the start of a word in a record's first name, last name \
+            or company (people) or name (animals), ignoring case and accents: 'ann mül' finds \
+            Anna Müller. TEXT is always literal: quotes, '*', '-' and AND/OR/NOT are plain text. \
+            Whole-word matches rank first, then bm25 relevance with names above companies. \
+            Empty TEXT lists every record. Start TEXT with '-' after '--': ftsearch query -- -ann
+            """)
+
+    enum Grouping: String, CaseIterable, ExpressibleByArgument {
+        case company
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The text to search for; empty lists everything.")
+    var text: String = ""
+
+    @Option(help: "Which records to search.")
+    var kind: KindSelection = .all
+
+    @Option(name: .shortAndLong, help: "The most results to show; 0 for all.")
+    var limit: Int = 20
+
+    @Option(help: "How many results to skip.")
+    var offset: Int = 0
+
+    @Option(help: "Output format (default: table on a terminal, else tsv).")
+    var format: ResultsFormat?
+
+    @Option(name: .customLong("group-by"), help: "Show people in sections per company.")
+    var groupBy: Grouping?
+
+    @Flag(name: .shortAndLong, help: "Print only the number of matches.")
+    var count = false
+
+    @Flag(name: .customLong("no-history"), help: "Do not record this search in the history (also FTSEARCH_NO_HISTORY=1).")
+    var noHistory = false
+
+    init() {}
+
+    mutating func validate() throws {
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+        if groupBy != nil && kind == .animals {
+            throw ValidationError("--group-by company applies to people; animals have no company")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        let index = try global.openIndex(in: context)
+        let kinds: KindSelection = groupBy == nil ? kind : .people
+        var results = try index.search(SearchRequest(text: text, kinds: kinds, limit: count ? 0 : (limit == 0 ? nil : limit),
+                                                     offset: offset))
+        if shouldRecord(in: context) {
+            try index.history.record(text, kinds: kinds, resultCount: results.total)
+        }
+        if count {
+            context.standardOutput.print(results.total)
+            return
+        }
+        if groupBy == .company {
+            results.hits = Self.sortedByCompany(results.hits)
+        }
+        let format = format ?? (context.isStandardOutputTerminal ? .table : .tsv)
+        var output = SearchResultsOutput(results: results, kinds: kinds,
+                                         highlighter: context.usesColor ? try index.highlighter(for: results) : nil)
+        output.groupsByCompany = groupBy == .company
+        context.standardOutput.write(output.rendered(as: format))
+    }
+
+    private func shouldRecord(in context: CommandContext) -> Bool {
+        let disabled = context.environment["FTSEARCH_NO_HISTORY"].map { !$0.isEmpty && $0 != "0" } ?? false
+        return !noHistory && !disabled
+    }
+
+    /// Companies in alphabetical order (no company last), rank order within each.
+    static func sortedByCompany(_ hits: [SearchHit]) -> [SearchHit] {
+        hits.enumerated().sorted { left, right in
+            let (a, b) = (left.element.record[field: "company"] ?? "", right.element.record[field: "company"] ?? "")
+            if a.isEmpty != b.isEmpty { return b.isEmpty }
+            let (foldedA, foldedB) = (a.lowercased(), b.lowercased())
+            return foldedA != foldedB ? foldedA < foldedB : left.offset < right.offset
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,64 @@
+import FTSearchKit
+
+/// `ftsearch stats`: counts, size and versions.
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats", abstract: "Show record counts, database size and versions.")
+
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case text, json
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Output format.")
+    var format: Format = .text
+
+    init() {}
+
+    func run(in context: CommandContext) throws {
+        let statistics = try global.openIndex(in: context).statistics()
+        switch format {
+        case .text:
+            var table = TextTable(headers: ["", ""])
+            table.rows = [
+                ["database", statistics.path], ["people", String(statistics.people)],
+                ["animals", String(statistics.animals)], ["history", String(statistics.historyEntries)],
+                ["size", ByteCount(statistics.sizeInBytes).description],
+                ["schema version", String(statistics.schemaVersion)], ["sqlite version", statistics.sqliteVersion],
+            ].map { $0.map { TextTable.Cell(text: $0) } }
+            context.standardOutput.write(String(table.rendered().drop { $0 != "\n" }.dropFirst()))
+        case .json:
+            var counts = JSONWriter()
+            counts.add("people", integer: statistics.people)
+            counts.add("animals", integer: statistics.animals)
+            counts.add("history", integer: statistics.historyEntries)
+            var object = JSONWriter()
+            object.add("database", string: statistics.path)
+            object.add("schema_version", integer: statistics.schemaVersion)
+            object.add("sqlite_version", string: statistics.sqliteVersion)
+            object.add("size_bytes", integer: statistics.sizeInBytes)
+            object.add("counts", json: counts.object)
+            context.standardOutput.write(object.object + "\n")
+        }
+    }
+}
+
+/// A size in bytes, for people: `4.2 MiB`.
+struct ByteCount: CustomStringConvertible {
+    let bytes: Int
+
+    init(_ bytes: Int) { self.bytes = bytes }
+
+    var description: String {
+        guard bytes >= 1024 else { return "\(bytes) B" }
+        var value = Double(bytes)
+        var unit = "B"
+        for next in ["KiB", "MiB", "GiB", "TiB"] where value >= 1024 {
+            value /= 1024
+            unit = next
+        }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(unit)"
+    }
+}

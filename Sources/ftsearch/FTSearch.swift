@@ -1,0 +1,19 @@
+/// The root command: `ftsearch <subcommand>`.
+struct FTSearch: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "ftsearch",
+        abstract: "Full-text search over people and animals, on SQLite FTS5.",
+        discussion: """
+            Import JSON, NDJSON, CSV or TSV files, then search them with ranked, case- and \
+            accent-insensitive prefix matching. Every search is remembered, and 'suggest' \
+            completes a prefix from that history.
+            """,
+        subcommands: [
+            ImportCommand.self, QueryCommand.self, SuggestCommand.self, HistoryCommand.self,
+            StatsCommand.self, CheckCommand.self, OptimizeCommand.self, RebuildCommand.self,
+        ])
+
+    init() {}
+}

@@ -1,0 +1,142 @@
+import FTSearchKit
+
+/// How `query` prints its results.
+enum ResultsFormat: String, CaseIterable, ExpressibleByArgument {
+    /// Aligned columns for people at a terminal (the default there).
+    case table
+    /// One JSON object with the query, the total and the results.
+    case json
+    /// One JSON result object per line.
+    case ndjson
+    /// Tab-separated values with a header row (the default when piped).
+    case tsv
+}
+
+/// Renders search results in each of the ``ResultsFormat``s.
+struct SearchResultsOutput {
+    let results: SearchResults
+    let kinds: KindSelection
+    /// Marks matched text in tables; nil for no highlighting.
+    let highlighter: MatchHighlighter?
+    /// Whether the table shows a section per company (the results come sorted by company).
+    var groupsByCompany = false
+
+    func rendered(as format: ResultsFormat) -> String {
+        switch format {
+        case .table: table()
+        case .json: json()
+        case .ndjson: results.hits.map { Self.jsonObject(for: $0) + "\n" }.joined()
+        case .tsv: tsv()
+        }
+    }
+
+    /// The searchable fields shown for the kinds searched: people's, animals', or both.
+    private var fields: [String] {
+        var fields: [String] = []
+        for kind in kinds.kinds { fields += kind.searchableFields }
+        return fields
+    }
+
+    // MARK: Table
+
+    func table() -> String {
+        guard groupsByCompany else { return plainTable() }
+        var output = ""
+        var start = results.hits.startIndex
+        while start < results.hits.endIndex {
+            let company = results.hits[start].record[field: "company"] ?? ""
+            let end = results.hits[start...].firstIndex { ($0.record[field: "company"] ?? "") != company }
+                ?? results.hits.endIndex
+            var table = TextTable(headers: ["ID", "FIRST NAME", "LAST NAME"], highlightsMatches: highlighter != nil)
+            for hit in results.hits[start..<end] {
+                table.append(Array(tableRow(for: hit).prefix(3)))
+            }
+            output += (output.isEmpty ? "" : "\n") + (company.isEmpty ? "(no company)" : TextTable.clean(company)) + "\n"
+            output += table.rendered().split(separator: "\n").map { "  " + $0 + "\n" }.joined()
+            start = end
+        }
+        return output + footer
+    }
+
+    private func plainTable() -> String {
+        var table = TextTable(headers: tableHeaders, highlightsMatches: highlighter != nil)
+        for hit in results.hits {
+            table.append(tableRow(for: hit))
+        }
+        return table.rendered() + footer
+    }
+
+    private var tableHeaders: [String] {
+        switch kinds {
+        case .people: ["ID", "FIRST NAME", "LAST NAME", "COMPANY"]
+        case .animals: ["ID", "NAME"]
+        case .all: ["KIND", "ID", "NAME", "COMPANY"]
+        }
+    }
+
+    private func tableRow(for hit: SearchHit) -> [TextTable.Cell] {
+        let record = hit.record
+        let id = TextTable.Cell(text: record.id.map(String.init) ?? "")
+        switch kinds {
+        case .people, .animals:
+            return [id] + record.searchableValues.map(cell)
+        case .all:
+            let company = record[field: "company"] ?? ""
+            return [TextTable.Cell(text: record.kind.singularNoun), id, cell(record.displayName), cell(company)]
+        }
+    }
+
+    private func cell(_ text: String) -> TextTable.Cell {
+        TextTable.Cell(text: text, highlights: highlighter?.matchedRanges(in: text) ?? [])
+    }
+
+    /// "… 13 more matches" when the page does not show them all.
+    private var footer: String {
+        let shown = results.hits.count
+        guard results.total > shown else { return "" }
+        return "(\(shown) of \(results.total) matches; --limit 0 shows all)\n"
+    }
+
+    // MARK: TSV
+
+    private func tsv() -> String {
+        var output = TSV.line(["kind", "id", "score"] + fields)
+        for hit in results.hits {
+            let values = fields.map { hit.record[field: $0] ?? "" }
+            output += TSV.line([hit.record.kind.rawValue, hit.record.id.map(String.init) ?? "",
+                                Self.formatted(hit.score)] + values)
+        }
+        return output
+    }
+
+    // MARK: JSON
+
+    private func json() -> String {
+        var object = JSONWriter()
+        object.add("query", string: results.query)
+        object.add("total", integer: results.total)
+        object.add("results", json: JSONWriter.array(results.hits.map(Self.jsonObject)))
+        return object.object + "\n"
+    }
+
+    /// `{"kind", "id", "score", "fields": {...}}` for one result.
+    static func jsonObject(for hit: SearchHit) -> String {
+        var object = JSONWriter()
+        object.add("kind", string: hit.record.kind.rawValue)
+        object.add("id", hit.record.id.map { .number(String($0)) } ?? .null)
+        object.add("score", .number(formatted(hit.score)))
+        object.add("fields", .object(hit.record.allFields))
+        return object.object
+    }
+
+    /// Scores with four decimals: enough to compare, short enough to read.
+    static func formatted(_ score: Double) -> String {
+        let scaled = (score * 10_000).rounded()
+        guard scaled.isFinite, abs(scaled) < 1e15 else { return "0" }
+        let integer = Int64(scaled)
+        let sign = integer < 0 ? "-" : ""
+        let magnitude = integer.magnitude
+        let fraction = String(magnitude % 10_000)
+        return "\(sign)\(magnitude / 10_000).\(String(repeating: "0", count: 4 - fraction.count))\(fraction)"
+    }
+}

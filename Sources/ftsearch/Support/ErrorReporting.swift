@@ -1,0 +1,61 @@
+import FTSearchKit
+
+/// The one place that turns library errors into a message and a sysexits(3) exit code.
+///
+/// 64 usage, 65 bad data (input records, damaged or foreign database files), 66 missing input,
+/// 70 internal, 73 cannot create, 74 database I/O.
+enum ErrorReporting {
+    static func report(for error: any Error) -> (any ExitCodeProviding)? {
+        switch error {
+        case let error as ImportError: report(for: error)
+        case let error as DatabaseOpenError: report(for: error)
+        case let error as InputError: report(for: error)
+        case let error as SQLiteError: report(for: error)
+        case let error as HistoryEntryNotFound: ErrorReport(exitCode: ExitCode.dataError.rawValue, message: error.description)
+        default: nil
+        }
+    }
+
+    private static func report(for error: ImportError) -> ErrorReport {
+        switch error {
+        case .invalidRecord:
+            ErrorReport(exitCode: ExitCode.dataError.rawValue,
+                        message: "\(error)\nNothing was imported; the database is unchanged.")
+        case .unknownKind:
+            ErrorReport(exitCode: ExitCode.usage.rawValue, message: error.description)
+        case .unreadableInput(let input):
+            report(for: input)
+        }
+    }
+
+    private static func report(for error: InputError) -> ErrorReport {
+        let code = error.kind == .readFailed ? ExitCode.ioError : ExitCode.noInput
+        let name = error.path == "-" ? "standard input" : error.path
+        return ErrorReport(exitCode: code.rawValue, message: "\(name): \(error.reason)")
+    }
+
+    private static func report(for error: DatabaseOpenError) -> ErrorReport {
+        let code: ExitCode = switch error {
+        case .missing: .noInput
+        case .notADatabase, .newerSchema: .dataError
+        case .cannotCreate: .cannotCreate
+        }
+        return ErrorReport(exitCode: code.rawValue, message: error.description)
+    }
+
+    private static func report(for error: SQLiteError) -> ErrorReport {
+        if error.isCorruption {
+            return ErrorReport(exitCode: ExitCode.dataError.rawValue,
+                               message: "the database is damaged: \(error.message) (try 'ftsearch check')")
+        }
+        if error.isIOFailure {
+            return ErrorReport(exitCode: ExitCode.ioError.rawValue, message: "database I/O failed: \(error.message)")
+        }
+        return ErrorReport(exitCode: ExitCode.internalError.rawValue, message: error.description)
+    }
+}
+
+extension KindSelection: ExpressibleByArgument {}
+extension Kind: ExpressibleByArgument {}
+extension SuggestionOptions.Order: ExpressibleByArgument {}
+extension SuggestionOptions.Sources: ExpressibleByArgument {}

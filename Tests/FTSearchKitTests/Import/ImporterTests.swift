@@ -1,0 +1,168 @@
+import Testing
+@testable import FTSearchKit
+
+@Suite struct ImporterTests {
+    let directory: TemporaryDirectory
+    let index: SearchIndex
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        index = try SearchIndex.temporary(in: directory)
+    }
+
+    private func person(_ id: Int?, _ first: String, _ last: String, _ extra: [(String, JSONValue)] = [])
+        -> [(String, JSONValue)]
+    {
+        (id.map { [("id", JSONValue.number(String($0)))] } ?? [])
+            + [("first_name", .string(first)), ("last_name", .string(last))] + extra
+    }
+
+    private func run(_ fields: [[(String, JSONValue)]], options: ImportOptions = ImportOptions(),
+                     onSkip: @escaping (RecordProblem) -> Void = { _ in }) throws -> ImportSummary {
+        try index.importRecords(from: [ImportSource(path: "in.json", reader: RecordList(fields: fields))],
+                                options: options, onSkip: onSkip)
+    }
+
+    @Test func insertsAndIndexesNewRecords() throws {
+        let summary = try run([person(nil, "Ann", "Smith"), person(nil, "Bob", "Jones")])
+        #expect(summary.inserted == [.people: 2])
+        #expect(try index.names(for: "jo") == ["Bob Jones"])
+        #expect(try index.check().isEmpty)
+    }
+
+    @Test func recordWithAKnownIDReplacesItAndTheIndexFollows() throws {
+        try run([person(1, "Ann", "Smith"), person(2, "Bob", "Jones")])
+        let summary = try run([person(1, "Annabel", "Smythe", [("email", .string("a@b.c"))]), person(3, "Cy", "Long")])
+        #expect(summary.updated == [.people: 1])
+        #expect(summary.inserted == [.people: 1])
+        #expect(try index.names(for: "smith").isEmpty)
+        #expect(try index.names(for: "smythe") == ["Annabel Smythe"])
+        let hit = try #require(try index.search(SearchRequest(text: "smythe")).hits.first)
+        #expect(hit.record.id == 1)
+        #expect(hit.record.extraFields == [JSONMember(key: "email", value: .string("a@b.c"))])
+        #expect(try index.check().isEmpty)
+    }
+
+    @Test func sameIDTwiceInOneImportKeepsTheLastVersion() throws {
+        try run([person(5, "Old", "Name")])
+        let summary = try run([person(5, "Mid", "Name"), person(5, "New", "Name"), person(9, "A", "B"), person(9, "C", "D")])
+        #expect(summary.updated == [.people: 3])
+        #expect(summary.inserted == [.people: 1])
+        #expect(try index.names(for: "name") == ["New Name"])
+        #expect(try index.names(for: "mid").isEmpty)
+        #expect(try index.names(for: "c d") == ["C D"])
+        #expect(try index.check().isEmpty)
+    }
+
+    @Test func replaceEmptiesTheKindFirst() throws {
+        try run([person(nil, "Ann", "Smith")])
+        try index.importAnimals(["Rex"])
+        let summary = try run([person(nil, "Bob", "Jones")], options: ImportOptions(kind: .people, replace: true))
+        #expect(summary.inserted == [.people: 1])
+        #expect(try index.names(for: "", kinds: .people) == ["Bob Jones"])
+        #expect(try index.names(for: "rex") == ["Rex"])
+        #expect(try index.check().isEmpty)
+    }
+
+    @Test func anInvalidRecordLeavesTheDatabaseExactlyAsItWas() throws {
+        try run([person(1, "Ann", "Smith")])
+        let error = try #require(throws: ImportError.self) {
+            try run([person(1, "Changed", "Name"), person(nil, "Bob", "Jones"), [("first_name", .array([]))]])
+        }
+        #expect(error == .invalidRecord(RecordProblem(path: "in.json", line: 4,
+                                                      reason: "field \"first_name\" must be text, found an array")))
+        #expect(try index.names(for: "") == ["Ann Smith"])
+        #expect(try index.check().isEmpty)
+    }
+
+    @Test func skipInvalidImportsTheRestAndReportsEachSkippedRecord() throws {
+        var skipped: [RecordProblem] = []
+        let summary = try run([person(nil, "Ann", "Smith"), [("first_name", .string(" ")), ("company", .string("X"))],
+                               person(nil, "Bob", "Jones")],
+                              options: ImportOptions(skipInvalid: true), onSkip: { skipped.append($0) })
+        #expect(summary.inserted == [.people: 2])
+        #expect(summary.skipped == 1)
+        #expect(skipped.map(\.description) == ["in.json:3: a person needs a first or last name"])
+    }
+
+    @Test func syntaxErrorsAreLocatedAndSkippableWhenRecoverable() throws {
+        let bad = RecordSyntaxError(line: 3, column: 7, reason: "unexpected character", isRecoverable: true)
+        let fatal = RecordSyntaxError(line: 9, reason: "unterminated string", isRecoverable: false)
+        let good = SourceRecord(line: 2, fields: [JSONMember(key: "name", value: .string("Rex"))])
+        var skipped: [String] = []
+        let summary = try index.importRecords(
+            from: [ImportSource(path: "a.ndjson", reader: RecordList([.success(good), .failure(bad)]))],
+            options: ImportOptions(skipInvalid: true), onSkip: { skipped.append($0.description) })
+        #expect(summary.inserted == [.animals: 1])
+        #expect(skipped == ["a.ndjson:3:7: unexpected character"])
+        let error = try #require(throws: ImportError.self) {
+            try index.importRecords(
+                from: [ImportSource(path: "b.json", reader: RecordList([.success(good), .failure(fatal)]))],
+                options: ImportOptions(skipInvalid: true))
+        }
+        #expect(error.description == "b.json:9: unterminated string")
+        #expect(try index.names(for: "rex") == ["Rex"])
+    }
+
+    @Test func kindIsInferredFromTheFirstRecordsFields() throws {
+        let animals = try run([[("Name", .string("Rex")), ("species", .string("dog"))]])
+        #expect(animals.inserted == [.animals: 1])
+        let people = try run([[("Last Name", .string("Smith")), ("name", .string("nickname"))]])
+        #expect(people.inserted == [.people: 1])
+        let hit = try #require(try index.search(SearchRequest(text: "smith")).hits.first)
+        #expect(hit.record.extraFields == [JSONMember(key: "name", value: .string("nickname"))])
+    }
+
+    @Test func recordsWithoutNameFieldsNeedAKind() throws {
+        let error = try #require(throws: ImportError.self) { try run([[("species", .string("dog"))]]) }
+        #expect(error == .unknownKind(path: "in.json"))
+        let withKind = try #require(throws: ImportError.self) {
+            try run([[("species", .string("dog"))]], options: ImportOptions(kind: .animals))
+        }
+        #expect(withKind.description == "in.json:2: an animal needs a name")
+    }
+
+    @Test func sectionsGiveTheKind() throws {
+        let reader = RecordList([
+            .success(SourceRecord(line: 2, section: "people", fields: [JSONMember(key: "first_name", value: .string("Ann"))])),
+            .success(SourceRecord(line: 3, section: "Animals", fields: [JSONMember(key: "name", value: .string("Rex"))])),
+            .success(SourceRecord(line: 4, section: "cars", fields: [JSONMember(key: "name", value: .string("Herbie"))])),
+        ])
+        var skipped: [String] = []
+        let summary = try index.importRecords(from: [ImportSource(path: "zoo.json", reader: reader)],
+                                              options: ImportOptions(skipInvalid: true),
+                                              onSkip: { skipped.append($0.description) })
+        #expect(summary.inserted == [.people: 1, .animals: 1])
+        #expect(skipped == ["zoo.json:4: unknown section \"cars\"; expected \"people\" or \"animals\""])
+    }
+
+    @Test func numbersAndBooleansInSearchableFieldsBecomeText() throws {
+        try run([[("first_name", .string("Agent")), ("last_name", .number("007")), ("company", .bool(true))]])
+        let hit = try #require(try index.search(SearchRequest(text: "007")).hits.first)
+        #expect(hit.record.searchableValues == ["Agent", "007", "true"])
+    }
+
+    @Test func nonIntegerIDIsInvalid() throws {
+        let error = try #require(throws: ImportError.self) {
+            try run([[("id", .string("seven")), ("name", .string("Rex"))]])
+        }
+        #expect(error.description == "in.json:2: id must be an integer, found \"seven\"")
+    }
+
+    @Test func fieldsGivingTheSameValueTwiceAreInvalid() throws {
+        let error = try #require(throws: ImportError.self) {
+            try run([[("first_name", .string("A")), ("firstName", .string("B"))]])
+        }
+        #expect(error.description == "in.json:2: fields \"first_name\" and \"firstName\" both give the first name")
+    }
+
+    @Test func progressIsReportedDuringLongImports() throws {
+        var reports: [ImportProgress] = []
+        var importer = Importer(database: index.database, options: ImportOptions(), timestamp: Timestamp.now())
+        importer.progressInterval = 2
+        importer.onProgress = { reports.append($0) }
+        _ = try importer.run([ImportSource(path: "x", size: 5, reader: RecordList(fields: (0..<5).map { person(nil, "A\($0)", "B") }))])
+        #expect(reports.map(\.recordsRead) == [2, 4])
+        #expect(reports.last?.totalBytes == 5)
+    }
+}

@@ -1,0 +1,75 @@
+import CSQLite
+import Testing
+@testable import FTSearchKit
+
+@Suite struct DatabaseTests {
+    @Test func bindsAndReadsEveryType() throws {
+        let database = try Database(path: ":memory:")
+        try database.execute(sql: "CREATE TABLE t(a, b, c, d, e)")
+        try database.execute(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+                             arguments: ["Zoë", 42, 1.5, nil, DatabaseValue.blob([0, 1, 2])])
+        let row = try database.makeStatement(sql: "SELECT a, b, c, d, e FROM t").firstRow {
+            [$0.value(at: 0), $0.value(at: 1), $0.value(at: 2), $0.value(at: 3), $0.value(at: 4)]
+        }
+        #expect(row == [.text("Zoë"), .integer(42), .real(1.5), .null, .blob([0, 1, 2])])
+    }
+
+    @Test func bindsEmptyText() throws {
+        let database = try Database(path: ":memory:")
+        let statement = try database.makeStatement(sql: "SELECT typeof(?1), length(?1)")
+        try statement.bind("", at: 1)
+        #expect(try statement.step())
+        #expect(statement.text(at: 0) == "text")
+        #expect(statement.int(at: 1) == 0)
+    }
+
+    @Test func errorsCarryCodeMessageAndSQLButNoValues() throws {
+        let database = try Database(path: ":memory:")
+        try database.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY)")
+        try database.execute(sql: "INSERT INTO t VALUES (?)", arguments: [7])
+        let error = try #require(throws: SQLiteError.self) {
+            try database.execute(sql: "INSERT INTO t VALUES (?)", arguments: [7])
+        }
+        #expect(error.resultCode == SQLITE_CONSTRAINT)
+        #expect(error.extendedResultCode == 1555)  // SQLITE_CONSTRAINT_PRIMARYKEY
+        #expect(error.description
+            == "SQLite error 1555: UNIQUE constraint failed: t.id - while executing `INSERT INTO t VALUES (?)`")
+    }
+
+    @Test func syntaxErrorsAreThrownWhenPreparing() throws {
+        let database = try Database(path: ":memory:")
+        let error = try #require(throws: SQLiteError.self) { try database.makeStatement(sql: "SELEC 1") }
+        #expect(error.resultCode == SQLITE_ERROR)
+        #expect(error.sql == "SELEC 1")
+    }
+
+    @Test func transactionRollsBackWhenTheBodyThrows() throws {
+        struct Failure: Error {}
+        let database = try Database(path: ":memory:")
+        try database.execute(sql: "CREATE TABLE t(x)")
+        #expect(throws: Failure.self) {
+            try database.inTransaction {
+                try database.execute(sql: "INSERT INTO t VALUES (1)")
+                throw Failure()
+            }
+        }
+        #expect(try database.fetchInt(sql: "SELECT count(*) FROM t") == 0)
+        #expect(database.isAutocommit)
+        try database.inTransaction { try database.execute(sql: "INSERT INTO t VALUES (1)") }
+        #expect(try database.fetchInt(sql: "SELECT count(*) FROM t") == 1)
+    }
+
+    @Test func cachedStatementsAreReused() throws {
+        let database = try Database(path: ":memory:")
+        let first = try database.cachedStatement(sql: "SELECT 1")
+        #expect(try database.cachedStatement(sql: "SELECT 1") === first)
+    }
+
+    @Test func openingAMissingFileReadOnlyFails() throws {
+        let directory = try TemporaryDirectory()
+        let error = try #require(throws: SQLiteError.self) {
+            try Database(path: directory.file("missing.sqlite"), mode: .readOnly)
+        }
+        #expect(error.resultCode == SQLITE_CANTOPEN)
+    }
+}

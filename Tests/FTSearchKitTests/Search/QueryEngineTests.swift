@@ -1,0 +1,148 @@
+import Testing
+@testable import FTSearchKit
+
+@Suite struct QueryEngineTests {
+    let directory: TemporaryDirectory
+    let index: SearchIndex
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        index = try SearchIndex.temporary(in: directory)
+        try index.importPeople([
+            ("Annabelle", "Lee", "AT&T"),
+            ("Ann", "Smith", "Globex"),
+            ("Anna", "Müller", "Müller-Lüdenscheid GmbH"),
+            ("Annette", "Dubois", "Crédit Agricole"),
+            ("Bob", "Stone", "Annex Ltd"),
+            ("Zoë", "Ødegaard", "Smith & Sons, Inc."),
+            ("Seán", "O'Brien", "O'Reilly Media"),
+            ("Mary", "Smith-Jones", "Initech"),
+        ])
+        try index.importAnimals(["Annie", "Rex"])
+    }
+
+    @Test func prefixFindsNamesAndCompanies() throws {
+        let names = try index.names(for: "ann", kinds: .people)
+        #expect(Set(names) == ["Ann Smith", "Anna Müller", "Annette Dubois", "Annabelle Lee", "Bob Stone"])
+    }
+
+    @Test func wholeTokenRanksAbovePrefixOnly() throws {
+        let names = try index.names(for: "ann", kinds: .people)
+        #expect(names.first == "Ann Smith")
+        let annabelle = try #require(names.firstIndex(of: "Annabelle Lee"))
+        #expect(annabelle > 0)
+    }
+
+    @Test func namesRankAboveCompanies() throws {
+        let names = try index.names(for: "ann", kinds: .people)
+        #expect(names.last == "Bob Stone")
+    }
+
+    @Test(arguments: [
+        ("zoe", ["Zoë Ødegaard"]),
+        ("ZOË", ["Zoë Ødegaard"]),
+        ("ann mül", ["Anna Müller"]),
+        ("mül ann", ["Anna Müller"]),
+        ("o'br", ["Seán O'Brien"]),
+        ("sean o brien", ["Seán O'Brien"]),
+        ("smith-jones", ["Mary Smith-Jones"]),
+        ("at&t", ["Annabelle Lee"]),
+        ("ødeg", ["Zoë Ødegaard"]),
+    ])
+    func matchingFoldsCaseDiacriticsAndPunctuation(text: String, expected: [String]) throws {
+        #expect(try index.names(for: text, kinds: .people) == expected)
+    }
+
+    @Test(arguments: [
+        "\"", "\"ann", "ann\"", "*", "ann*", "-ann", "ann -smith", "ann:smith", "first_name:ann", "^ann",
+        "(ann", "ann)", "ann AND", "AND", "OR ann", "NOT", "NEAR(ann smith)", "ann + smith", "'", "\\",
+        "{ann}", "[ann]", "ann;DROP TABLE people", "%", "_", "\u{0}", "ann\u{0}", "😀", "ann 😀", "\t\n",
+    ])
+    func anyTextIsLiteralAndNeverAnError(text: String) throws {
+        let results = try index.search(SearchRequest(text: text))
+        #expect(results.total >= 0)
+    }
+
+    @Test func operatorWordsAreOrdinaryWords() throws {
+        try index.importPeople([("Philosophy", "And", "Sons")])
+        #expect(try index.names(for: "and", kinds: .people) == ["Philosophy And"])
+        #expect(try index.names(for: "ann AND smith", kinds: .people).isEmpty)
+    }
+
+    @Test func textWithoutLettersOrDigitsMatchesNothing() throws {
+        let results = try index.search(SearchRequest(text: "*-\"'"))
+        #expect(results.total == 0)
+        #expect(results.hits.isEmpty)
+    }
+
+    @Test func emptyTextListsEverythingInNameOrder() throws {
+        let results = try index.search(SearchRequest(text: "  ", kinds: .people, limit: nil))
+        #expect(results.total == 8)
+        #expect(results.hits.map(\.record.displayName) == [
+            "Annette Dubois", "Annabelle Lee", "Anna Müller", "Seán O'Brien", "Ann Smith",
+            "Mary Smith-Jones", "Bob Stone", "Zoë Ødegaard",
+        ])
+        #expect(try index.names(for: "", kinds: .animals) == ["Annie", "Rex"])
+    }
+
+    @Test func totalCountsEveryMatchWhateverThePage() throws {
+        let page = try index.search(SearchRequest(text: "ann", kinds: .people, limit: 2, offset: 1))
+        #expect(page.total == 5)
+        #expect(page.hits.count == 2)
+        let all = try index.search(SearchRequest(text: "ann", kinds: .people, limit: nil))
+        #expect(page.hits == Array(all.hits[1...2]))
+        let none = try index.search(SearchRequest(text: "ann", kinds: .people, limit: 0))
+        #expect(none.total == 5 && none.hits.isEmpty)
+    }
+
+    @Test func allKindsAreSearchedTogether() throws {
+        let results = try index.search(SearchRequest(text: "ann", limit: nil))
+        #expect(results.total == 6)
+        #expect(results.hits.contains { $0.record.kind == .animals && $0.record.displayName == "Annie" })
+    }
+
+    @Test func equalResultsComeInSortNameThenIDOrder() throws {
+        try index.importPeople([("Zed", "Twin", "X"), ("Zed", "Twin", "X"), ("Zed", "Alpha", "X")])
+        let hits = try index.search(SearchRequest(text: "zed", kinds: .people)).hits
+        #expect(hits.map(\.record.displayName) == ["Zed Alpha", "Zed Twin", "Zed Twin"])
+        #expect(hits[1].record.id! < hits[2].record.id!)
+    }
+
+    @Test func scoresAreHigherForBetterMatches() throws {
+        let hits = try index.search(SearchRequest(text: "smith", kinds: .people)).hits
+        #expect(hits.first?.record.displayName == "Ann Smith")
+        #expect(hits.allSatisfy { $0.score > 0 })
+        #expect(hits.map(\.wholeTokenMatches) == [1, 1, 1])
+    }
+}
+
+@Suite struct SearchPatternTests {
+    @Test func quotesEveryTokenAndPutsTheStarOutside() throws {
+        let pattern = try #require(SearchPattern(tokens: ["o", "brien"]))
+        #expect(pattern.prefixQuery == "\"o\"* \"brien\"*")
+        #expect(pattern.wholeTokenQuery(at: 1) == "\"brien\"")
+    }
+
+    @Test func doublesQuotesInsideTokens() {
+        #expect(SearchPattern.quoted("a\"b") == "\"a\"\"b\"")
+    }
+
+    @Test func noTokensMeansNoPattern() {
+        #expect(SearchPattern(tokens: []) == nil)
+    }
+}
+
+@Suite struct MatchHighlighterTests {
+    @Test(arguments: [
+        ("Annabelle Lee", ["ann"], ["Ann"]),
+        ("Zoë Ødegaard", ["zoe"], ["Zoë"]),
+        ("Seán O'Brien", ["o", "br"], ["O", "Br"]),
+        ("Anna Annex", ["an", "annex"], ["An", "Annex"]),
+        ("Bob", ["ann"], []),
+    ])
+    func highlightsTheMatchedPrefixOfEachWord(text: String, tokens: [String], expected: [String]) throws {
+        let tokenizer = try FTS5Tokenizer(database: Database(path: ":memory:"), arguments: ["remove_diacritics", "2"])
+        let ranges = MatchHighlighter(tokenizer: tokenizer, tokens: tokens).matchedRanges(in: text)
+        #expect(ranges.map { String(text[$0]) } == expected)
+    }
+}

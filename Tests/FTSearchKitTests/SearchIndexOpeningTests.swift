@@ -1,0 +1,67 @@
+import Testing
+@testable import FTSearchKit
+
+@Suite struct SearchIndexOpeningTests {
+    @Test func createsTheFileAndItsFolders() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("a/b/c/index.sqlite")
+        let index = try SearchIndex(path: path)
+        #expect(try index.schemaVersion == Schema.migrator.latestVersion)
+        #expect(try index.statistics().people == 0)
+        #expect(try Database(path: path).fetchText(sql: "PRAGMA journal_mode") == "wal")
+    }
+
+    @Test func existingOnlyRefusesAMissingFile() throws {
+        let directory = try TemporaryDirectory()
+        let error = try #require(throws: DatabaseOpenError.self) {
+            try SearchIndex(path: directory.file("missing.sqlite"), mode: .existingOnly)
+        }
+        guard case .missing = error else { Issue.record("unexpected \(error)"); return }
+    }
+
+    @Test func refusesAFileThatIsNotADatabase() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("this is not a database, just text pretending\n", to: "text.sqlite")
+        let error = try #require(throws: DatabaseOpenError.self) { try SearchIndex(path: path) }
+        guard case .notADatabase = error else { Issue.record("unexpected \(error)"); return }
+        #expect(error.description.contains("is not an ftsearch database"))
+    }
+
+    @Test func refusesAnotherProgramsDatabaseAndLeavesItAlone() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("other.sqlite")
+        try Database(path: path).execute(sql: "CREATE TABLE invoices(id INTEGER PRIMARY KEY)")
+        #expect(throws: DatabaseOpenError.self) { try SearchIndex(path: path) }
+        #expect(try Database(path: path).fetchInt(sql: "SELECT count(*) FROM sqlite_schema") == 1)
+    }
+
+    @Test func refusesANewerSchemaAndChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("newer.sqlite")
+        _ = try SearchIndex(path: path)
+        let newer = Schema.migrator.latestVersion + 1
+        try Database(path: path).execute(sql: "PRAGMA user_version = \(newer)")
+        let error = try #require(throws: DatabaseOpenError.self) { try SearchIndex(path: path) }
+        guard case .newerSchema(let versionError) = error else { Issue.record("unexpected \(error)"); return }
+        #expect(versionError.found == newer)
+        #expect(try Database(path: path).fetchInt(sql: "PRAGMA user_version") == newer)
+    }
+
+    @Test func reopeningKeepsTheData() throws {
+        let directory = try TemporaryDirectory()
+        try SearchIndex.temporary(in: directory).importPeople([("Ann", "Smith", "Annex")])
+        let reopened = try SearchIndex(path: directory.file("test.sqlite"), mode: .existingOnly)
+        #expect(try reopened.names(for: "ann") == ["Ann Smith"])
+    }
+
+    @Test(arguments: [
+        (nil, ["FTSEARCH_DB": "/x/env.sqlite", "HOME": "/home/u"], "/x/env.sqlite"),
+        ("/explicit.sqlite", ["FTSEARCH_DB": "/x/env.sqlite"], "/explicit.sqlite"),
+        (nil, ["XDG_DATA_HOME": "/data", "HOME": "/home/u"], "/data/ftsearch/ftsearch.sqlite"),
+        (nil, ["HOME": "/home/u"], "/home/u/.local/share/ftsearch/ftsearch.sqlite"),
+        (nil, ["XDG_DATA_HOME": "relative", "HOME": "/home/u"], "/home/u/.local/share/ftsearch/ftsearch.sqlite"),
+    ] as [(String?, [String: String], String)])
+    func resolvesTheDatabaseLocation(explicit: String?, environment: [String: String], expected: String) {
+        #expect(DatabaseLocation.resolve(explicitPath: explicit, environment: environment) == expected)
+    }
+}
