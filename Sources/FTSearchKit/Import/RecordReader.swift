@@ -25,11 +25,27 @@ public struct RecordSyntaxError: Error, Equatable, Sendable {
     /// Whether the reader can go on with the next record (a bad CSV row, a bad NDJSON line),
     /// or the rest of the input cannot be trusted (a broken JSON array).
     public var isRecoverable: Bool
+    /// The failure of the input itself (a read error), when that, not the data, stopped the
+    /// reader; such errors are never recoverable.
+    public var inputError: InputError?
 
-    public init(line: Int, column: Int? = nil, reason: String, isRecoverable: Bool) {
+    public init(
+        line: Int, column: Int? = nil, reason: String, isRecoverable: Bool,
+        inputError: InputError? = nil
+    ) {
         self.line = line
         self.column = column
         self.reason = reason
         self.isRecoverable = isRecoverable
+        self.inputError = inputError
+    }
+}
+
+extension RecordSyntaxError {
+    /// The error a reader throws when its input fails while it is at `line`.
+    init(readingFailure failure: InputError, line: Int) {
+        self.init(
+            line: line, reason: "cannot read the input: \(failure.reason)", isRecoverable: false,
+            inputError: failure)
     }
 }

@@ -1,0 +1,48 @@
+/// Reads comma-separated values (RFC 4180) whose first row names the fields.
+///
+/// ```swift
+/// var reader = CSVReader(source: try InputFile(path: "people.csv"))
+/// while let record = try reader.nextRecord() {
+///     print(record.line, record.fields)
+/// }
+/// ```
+///
+/// Quoted fields may hold commas, doubled quotes and line breaks; lines end with LF, CRLF or a
+/// lone CR; a UTF-8 byte order mark at the start is ignored; blank lines are skipped. Every
+/// field is a `.string`, named by the header.
+///
+/// Errors name the physical line on which the bad record starts (the header is line 1):
+/// - recoverable (the next call reads the next row): a row with the wrong number of fields,
+///   invalid UTF-8, a quote inside an unquoted field, text after a closing quote;
+/// - not recoverable (every later call throws the same error): a quoted field still open at the
+///   end of the input, an empty or duplicate field name, a malformed header, a read failure.
+///
+/// See [RFC 4180](https://www.rfc-editor.org/rfc/rfc4180).
+public struct CSVReader: RecordReader {
+    private var reader: DelimitedTextReader<CSVDialect>
+
+    /// Creates a reader of the CSV text in `source`; nothing is read until the first record is
+    /// asked for.
+    public init(source: any ByteSource) {
+        reader = DelimitedTextReader(source: source)
+    }
+
+    /// A reader with a read buffer of `bufferCapacity` bytes (small ones test buffer boundaries).
+    init(source: any ByteSource, bufferCapacity: Int) {
+        reader = DelimitedTextReader(source: source, bufferCapacity: bufferCapacity)
+    }
+
+    /// The names from the header row, once the first record has been asked for; `nil` before,
+    /// and for an empty input.
+    public var fieldNames: [String]? { reader.fieldNames }
+
+    public var bytesConsumed: Int64 { reader.bytesConsumed }
+
+    /// Reads the next row as a record of `.string` fields named by the header.
+    ///
+    /// - Returns: The next record, or `nil` at the end of the input.
+    /// - Throws: ``RecordSyntaxError`` for a malformed row or header.
+    public mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
+        try reader.nextRecord()
+    }
+}
