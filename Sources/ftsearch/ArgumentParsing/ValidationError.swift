@@ -1,0 +1,16 @@
+/// A usage error found by a command's `validate()`, reported like a parsing error: the message,
+/// the usage line, and exit code 64.
+///
+/// ```swift
+/// guard limit >= 0 else { throw ValidationError("--limit must be at least 0") }
+/// ```
+public struct ValidationError: Error, CustomStringConvertible {
+    /// The text after `Error: `.
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
