@@ -19,18 +19,18 @@
 /// - ``ExitCode`` thrown by a command: nothing printed, that code;
 /// - other errors: `Error: <message>` on standard error with the code from the `errorReport`
 ///   hook or the error's own ``ExitCodeProviding`` conformance, else its description and 70.
-public struct CommandLineTool {
+public struct CommandLineTool: Sendable {
     /// The command at the top of the tree: its name starts every usage line.
     public var root: any ParsableCommand.Type
     /// What `--version` prints; no `--version` option when nil.
     public var version: String?
     /// Maps an error thrown by `validate()` or `run(in:)` to its message and exit code; nil
     /// leaves it to the default handling.
-    public var errorReport: (any Error) -> (any ExitCodeProviding)?
+    public var errorReport: @Sendable (any Error) -> (any ExitCodeProviding)?
 
     public init(
         root: any ParsableCommand.Type, version: String? = nil,
-        errorReport: @escaping (any Error) -> (any ExitCodeProviding)? = { _ in nil }
+        errorReport: @escaping @Sendable (any Error) -> (any ExitCodeProviding)? = { _ in nil }
     ) {
         self.root = root
         self.version = version
@@ -68,8 +68,7 @@ public struct CommandLineTool {
     /// The help text of the command at `path` below the root (empty for the root itself), as
     /// `ftsearch help <path>` prints it.
     public func helpText(for path: [String] = []) -> String {
-        let stack = (try? CommandParser(root: root, version: version).parse(["help"] + path))
-            .map { $0.commandStack } ?? [root]
+        let stack = CommandParser(root: root, version: version).commandStack(named: path[...])
         return HelpGenerator(commandStack: stack, version: version).rendered()
     }
 

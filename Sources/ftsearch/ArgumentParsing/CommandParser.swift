@@ -64,7 +64,7 @@ struct CommandParser {
     }
 
     /// The commands named after `help`, as far as they name real subcommands.
-    private func commandStack(named names: ArraySlice<String>) -> [any ParsableCommand.Type] {
+    func commandStack(named names: ArraySlice<String>) -> [any ParsableCommand.Type] {
         var stack = [root]
         for name in names where !name.hasPrefix("-") {
             guard let subcommand = stack.last!.subcommand(named: name) else { break }
