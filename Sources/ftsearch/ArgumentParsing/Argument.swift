@@ -13,6 +13,7 @@ public struct Argument<Value>: ArgumentDeclaring {
     let storage: ArgumentStorage<Value>
     let makeDefinition: (String) -> ArgumentDefinition
 
+    /// The parsed value, or the declared default when the argument was not given.
     public var wrappedValue: Value {
         get { storage.requiredValue(property: "@Argument") }
         set { storage.value = newValue }

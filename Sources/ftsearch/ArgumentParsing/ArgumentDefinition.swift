@@ -66,7 +66,8 @@ struct ArgumentDefinition {
         case .flag:
             var spelled = names.orderedForHelp.map(\.synopsis).joined(separator: ", ")
             if !inversionNames.isEmpty {
-                spelled += "/" + inversionNames.orderedForHelp.map(\.synopsis).joined(separator: ", ")
+                spelled +=
+                    "/" + inversionNames.orderedForHelp.map(\.synopsis).joined(separator: ", ")
             }
             return spelled
         }

@@ -17,6 +17,7 @@ public struct ArgumentHelp: ExpressibleByStringInterpolation, Sendable {
     /// Whether the row is left out of help and usage (the option still parses).
     public var isHidden: Bool
 
+    /// Help with an abstract and, optionally, a discussion, a value name, or hidden.
     public init(
         _ abstract: String = "", discussion: String = "", valueName: String? = nil,
         isHidden: Bool = false
@@ -27,10 +28,12 @@ public struct ArgumentHelp: ExpressibleByStringInterpolation, Sendable {
         self.isHidden = isHidden
     }
 
+    /// Help with only an abstract.
     public init(stringLiteral value: String) {
         self.init(value)
     }
 
+    /// Help with only an abstract, built by interpolation.
     public init(stringInterpolation: DefaultStringInterpolation) {
         self.init(String(stringInterpolation: stringInterpolation))
     }

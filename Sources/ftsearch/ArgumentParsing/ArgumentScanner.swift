@@ -22,7 +22,8 @@ struct ArgumentScanner {
         for name in definitions.flatMap({ $0.names + $0.inversionNames }) {
             precondition(
                 seen.insert(name).inserted,
-                "'\(name.synopsis)' is declared twice (or clashes with -h/--help) in \(commandStack.last!)")
+                "'\(name.synopsis)' is declared twice (or clashes with -h/--help) in \(commandStack.last!)"
+            )
         }
     }
 
@@ -66,7 +67,8 @@ struct ArgumentScanner {
         var index = 0
         var onlyPositionals = false
 
-        func nextValue(for definition: ArgumentDefinition, typed name: Name) throws(CommandLineError)
+        func nextValue(for definition: ArgumentDefinition, typed name: Name)
+            throws(CommandLineError)
             -> String
         {
             guard index < tokens.count, tokens[index].canBeOptionValue else {
@@ -91,7 +93,9 @@ struct ArgumentScanner {
             if token.hasPrefix("--") {
                 let body = token.dropFirst(2)
                 let nameText = String(body.prefix { $0 != "=" })
-                let attached = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+                let attached = body.firstIndex(of: "=").map {
+                    String(body[body.index(after: $0)...])
+                }
                 let name = Name.long(nameText)
                 guard let (definition, isInversion) = definition(forLong: nameText) else {
                     throw .unknownOption(
@@ -100,7 +104,8 @@ struct ArgumentScanner {
                 }
                 if definition.kind == .flag {
                     if let attached {
-                        throw .unexpectedFlagValue(attached, typed: name, commandStack: commandStack)
+                        throw .unexpectedFlagValue(
+                            attached, typed: name, commandStack: commandStack)
                     }
                     definition.setFlag(!isInversion)
                     continue
@@ -196,6 +201,7 @@ extension String {
     /// `-1`, `-0.5`, `-.5`, `-1e3`: a minus sign followed by a number.
     var isNegativeNumber: Bool {
         guard hasPrefix("-"), count > 1 else { return false }
-        return Double(dropFirst()) != nil && dropFirst().first.map { $0.isNumber || $0 == "." } == true
+        return Double(dropFirst()) != nil
+            && dropFirst().first.map { $0.isNumber || $0 == "." } == true
     }
 }

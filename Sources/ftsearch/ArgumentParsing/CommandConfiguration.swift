@@ -21,6 +21,9 @@ public struct CommandConfiguration: Sendable {
     /// The subcommand run when none is named: `ftsearch history` is `ftsearch history list`.
     public var defaultSubcommand: (any ParsableCommand.Type)?
 
+    /// A configuration; every part is optional.
+    ///
+    /// - Precondition: `defaultSubcommand`, when given, is one of `subcommands`.
     public init(
         commandName: String? = nil,
         abstract: String = "",

@@ -31,6 +31,8 @@ public struct CommandContext {
     /// Whether standard input is a terminal (so a person can answer a prompt).
     public var isStandardInputTerminal: Bool
 
+    /// A context made of the given parts; ``current()`` and
+    /// ``capturing(input:environment:isTerminal:)`` make the usual ones.
     public init(
         standardOutput: OutputWriter, standardError: OutputWriter, standardInput: InputReader,
         environment: [String: String], isStandardOutputTerminal: Bool,

@@ -24,6 +24,7 @@ public struct CommandLineError: Error, CustomStringConvertible {
         }
     }
 
+    /// The same as ``message``.
     public var description: String { message }
 
     static func usage(

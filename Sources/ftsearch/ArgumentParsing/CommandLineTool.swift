@@ -28,6 +28,13 @@ public struct CommandLineTool: Sendable {
     /// leaves it to the default handling.
     public var errorReport: @Sendable (any Error) -> (any ExitCodeProviding)?
 
+    /// A tool whose command tree starts at `root`.
+    ///
+    /// - Parameters:
+    ///   - root: The top command; its name starts every usage line.
+    ///   - version: What `--version` prints; no `--version` option when nil.
+    ///   - errorReport: Maps errors from `validate()` and `run(in:)` to a message and exit code;
+    ///     returning nil leaves an error to the default handling.
     public init(
         root: any ParsableCommand.Type, version: String? = nil,
         errorReport: @escaping @Sendable (any Error) -> (any ExitCodeProviding)? = { _ in nil }
@@ -43,7 +50,8 @@ public struct CommandLineTool: Sendable {
         var code = execute(arguments: arguments, context: context)
         if !context.standardOutput.flush() && code == 0 {
             let number = context.standardOutput.writeErrorNumber ?? 0
-            context.standardError.write("Error: Could not write to standard output (errno \(number))\n")
+            context.standardError.write(
+                "Error: Could not write to standard output (errno \(number))\n")
             code = ExitCode.ioError.rawValue
         }
         context.standardError.flush()

@@ -28,7 +28,8 @@ struct CommandParser {
         }
 
         let (stack, levels) = try resolveCommands(arguments)
-        for tokens in levels where tokens.prefix(while: { $0 != "--" }).contains(where: isHelpToken) {
+        for tokens in levels where tokens.prefix(while: { $0 != "--" }).contains(where: isHelpToken)
+        {
             throw CommandLineError(kind: .helpRequested, commandStack: stack)
         }
         if version != nil, levels[0].prefix(while: { $0 != "--" }).contains("--version") {
@@ -101,7 +102,9 @@ struct CommandParser {
                 let token = rest[index]
                 if token == "--" { break }
                 index += 1
-                if isHelpToken(token) || (stack.count == 1 && version != nil && token == "--version") {
+                if isHelpToken(token)
+                    || (stack.count == 1 && version != nil && token == "--version")
+                {
                     sawBuiltIn = true
                 } else if token.isOptionLike {
                     guard let consumesNext = scanner.consumesNextToken(token) else { break }
@@ -143,7 +146,8 @@ struct CommandParser {
                 continue
             }
             if let candidate, !definitions.contains(where: { $0.kind == .positional }) {
-                throw .unknownSubcommand(rest[candidate], suggestion: suggestion, commandStack: stack)
+                throw .unknownSubcommand(
+                    rest[candidate], suggestion: suggestion, commandStack: stack)
             }
             levels.append(Array(rest))
             break

@@ -6,12 +6,15 @@
 ///
 /// The codes follow sysexits(3).
 public struct ExitCode: Error, RawRepresentable, Hashable, Sendable {
+    /// The process exit code.
     public var rawValue: Int32
 
+    /// The exit code `rawValue`.
     public init(rawValue: Int32) {
         self.rawValue = rawValue
     }
 
+    /// The exit code `code`.
     public init(_ code: Int32) {
         self.rawValue = code
     }
@@ -57,9 +60,12 @@ public protocol ExitCodeProviding: Error {
 /// }
 /// ```
 public struct ErrorReport: ExitCodeProviding, Equatable {
+    /// The process exit code.
     public var exitCode: Int32
+    /// The text after `Error: `; nothing is printed when empty.
     public var message: String
 
+    /// A report of `message` with exit code `exitCode`.
     public init(exitCode: Int32, message: String) {
         self.exitCode = exitCode
         self.message = message
@@ -81,6 +87,7 @@ public struct CleanExit: Error, CustomStringConvertible {
     /// Print `text` on standard output and exit 0.
     public static func message(_ text: String) -> CleanExit { CleanExit(kind: .message(text)) }
 
+    /// What the exit does, for debugging.
     public var description: String {
         switch kind {
         case .helpRequest: "help requested"

@@ -21,26 +21,33 @@ public protocol ExpressibleByArgument {
 }
 
 extension ExpressibleByArgument {
+    /// The value as `String(describing:)` prints it.
     public var defaultValueDescription: String { String(describing: self) }
+    /// None: any text the type can read is accepted.
     public static var allValueStrings: [String] { [] }
 }
 
 extension ExpressibleByArgument where Self: LosslessStringConvertible {
+    /// Reads the value with the type's `init?(_ description:)`.
     public init?(argument: String) {
         self.init(argument)
     }
 }
 
 extension ExpressibleByArgument where Self: RawRepresentable, RawValue: ExpressibleByArgument {
+    /// Reads the raw value, then the case that has it.
     public init?(argument: String) {
         guard let rawValue = RawValue(argument: argument) else { return nil }
         self.init(rawValue: rawValue)
     }
 
+    /// The raw value, as typed on the command line.
     public var defaultValueDescription: String { rawValue.defaultValueDescription }
 }
 
-extension ExpressibleByArgument where Self: CaseIterable, Self: RawRepresentable, RawValue == String {
+extension ExpressibleByArgument
+where Self: CaseIterable, Self: RawRepresentable, RawValue == String {
+    /// The raw values of all cases, in declaration order.
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
@@ -53,5 +60,6 @@ extension UInt64: ExpressibleByArgument {}
 extension Double: ExpressibleByArgument {}
 extension Float: ExpressibleByArgument {}
 extension Bool: ExpressibleByArgument {
+    /// `true` and `false`.
     public static var allValueStrings: [String] { ["true", "false"] }
 }

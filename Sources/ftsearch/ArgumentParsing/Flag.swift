@@ -19,6 +19,7 @@ public struct Flag<Value>: ArgumentDeclaring {
     let storage: ArgumentStorage<Value>
     let makeDefinition: (String) -> ArgumentDefinition
 
+    /// The parsed value, or the declared default when the flag was not given.
     public var wrappedValue: Value {
         get { storage.requiredValue(property: "@Flag") }
         set { storage.value = newValue }

@@ -15,9 +15,11 @@ extension String {
             }
             if character.isUppercase, index > 0 {
                 let previous = characters[index - 1]
-                let nextIsLowercase = index + 1 < characters.count && characters[index + 1].isLowercase
+                let nextIsLowercase =
+                    index + 1 < characters.count && characters[index + 1].isLowercase
                 let startsWord =
-                    previous.isLowercase || previous.isNumber || (previous.isUppercase && nextIsLowercase)
+                    previous.isLowercase || previous.isNumber
+                    || (previous.isUppercase && nextIsLowercase)
                 if startsWord && result.last != "-" { result.append("-") }
             }
             result.append(contentsOf: character.lowercased())

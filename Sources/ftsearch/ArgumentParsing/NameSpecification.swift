@@ -64,6 +64,7 @@ public struct NameSpecification: ExpressibleByArrayLiteral, Sendable {
 
     var elements: [Element]
 
+    /// The union of the given names.
     public init(arrayLiteral elements: Element...) {
         self.elements = elements
     }

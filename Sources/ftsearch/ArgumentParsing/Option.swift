@@ -15,6 +15,7 @@ public struct Option<Value>: ArgumentDeclaring {
     let storage: ArgumentStorage<Value>
     let makeDefinition: (String) -> ArgumentDefinition
 
+    /// The parsed value, or the declared default when the option was not given.
     public var wrappedValue: Value {
         get { storage.requiredValue(property: "@Option") }
         set { storage.value = newValue }

@@ -18,10 +18,12 @@
 public struct OptionGroup<Value: ParsableArguments>: ArgumentDeclaring, NestedArgumentsValidating {
     let storage: ArgumentStorage<Value>
 
+    /// A group with its options at their defaults, filled in by parsing.
     public init() {
         storage = ArgumentStorage(Value())
     }
 
+    /// The group, with its options parsed.
     public var wrappedValue: Value {
         get { storage.requiredValue(property: "@OptionGroup") }
         set { storage.value = newValue }

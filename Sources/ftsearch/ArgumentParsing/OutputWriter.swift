@@ -67,6 +67,7 @@ public final class OutputWriter: TextOutputStream {
         return String(decoding: buffer, as: UTF8.self)
     }
 
+    /// Appends `string` to the output, sending it on as the buffering asks.
     public func write(_ string: String) {
         buffer.append(contentsOf: string.utf8)
         guard case .fileDescriptor(_, let buffering) = destination else { return }
@@ -93,7 +94,8 @@ public final class OutputWriter: TextOutputStream {
         return buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = systemWrite(
+                    descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     writeErrorNumber = errno

@@ -16,5 +16,6 @@ public protocol ParsableArguments: SendableMetatype {
 }
 
 extension ParsableArguments {
+    /// Accepts every combination of values.
     public mutating func validate() throws {}
 }

@@ -33,8 +33,10 @@ public protocol ParsableCommand: ParsableArguments {
 }
 
 extension ParsableCommand {
+    /// A configuration with every part at its default: the command's name is its type name.
     public static var configuration: CommandConfiguration { CommandConfiguration() }
 
+    /// Prints the command's help, for commands that only group subcommands.
     public mutating func run(in context: CommandContext) throws {
         throw CleanExit.helpRequest()
     }

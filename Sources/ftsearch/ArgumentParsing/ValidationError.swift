@@ -8,9 +8,11 @@ public struct ValidationError: Error, CustomStringConvertible {
     /// The text after `Error: `.
     public var message: String
 
+    /// A validation error that prints `Error: <message>`.
     public init(_ message: String) {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

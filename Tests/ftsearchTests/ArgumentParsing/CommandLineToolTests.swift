@@ -114,7 +114,8 @@ struct CleanExitSample: ParsableCommand {
 
     @Test func cleanExitMessageGoesToStandardOutput() {
         let context = CommandContext.capturing()
-        #expect(CommandLineTool(root: CleanExitSample.self).main(arguments: [], context: context) == 0)
+        #expect(
+            CommandLineTool(root: CleanExitSample.self).main(arguments: [], context: context) == 0)
         #expect(context.standardOutput.capturedText == "nothing to do\n")
     }
 }

@@ -107,7 +107,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ["history", "delete", "--help"], ["help", "history", "delete"], ["history", "delete", "-h"],
+        ["history", "delete", "--help"], ["help", "history", "delete"],
+        ["history", "delete", "-h"],
     ])
     func helpForANestedSubcommand(arguments: [String]) {
         let run = runSample(arguments)
@@ -125,8 +126,11 @@ import Testing
     }
 
     @Test func helpForAGroupDoesNotFallIntoItsDefaultSubcommand() {
-        #expect(runSample(["history", "--help"]).standardOutput == sampleTool.helpText(for: ["history"]))
-        #expect(runSample(["help", "history"]).standardOutput == sampleTool.helpText(for: ["history"]))
+        #expect(
+            runSample(["history", "--help"]).standardOutput == sampleTool.helpText(for: ["history"])
+        )
+        #expect(
+            runSample(["help", "history"]).standardOutput == sampleTool.helpText(for: ["history"]))
     }
 
     @Test func helpAfterDoubleDashIsAnArgument() throws {
@@ -135,7 +139,9 @@ import Testing
     }
 
     @Test func helpForAnUnknownSubcommandShowsTheDeepestKnownCommand() {
-        #expect(runSample(["help", "history", "nope"]).standardOutput == sampleTool.helpText(for: ["history"]))
+        #expect(
+            runSample(["help", "history", "nope"]).standardOutput
+                == sampleTool.helpText(for: ["history"]))
     }
 
     @Test func noLineIsWiderThanEightyColumns() {

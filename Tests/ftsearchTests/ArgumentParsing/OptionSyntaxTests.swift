@@ -151,7 +151,8 @@ struct EnableDisableSample: ParsableCommand {
     @Test func enableDisableInversion() throws {
         #expect(try EnableDisableSample.parse([]).color == false)
         #expect(try EnableDisableSample.parse(["--enable-color"]).color == true)
-        #expect(try EnableDisableSample.parse(["--enable-color", "--disable-color"]).color == false)
+        #expect(
+            try EnableDisableSample.parse(["--enable-color", "--disable-color"]).color == false)
     }
 
     @Test func customNames() throws {

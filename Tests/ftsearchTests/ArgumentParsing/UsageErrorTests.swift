@@ -37,7 +37,9 @@ private let importUsage = """
     }
 
     @Test func unknownOptionWithoutACloseName() {
-        #expect(usageError(["query", "--verbose"]) == "Error: Unknown option '--verbose'\n" + queryUsage)
+        #expect(
+            usageError(["query", "--verbose"]) == "Error: Unknown option '--verbose'\n" + queryUsage
+        )
         #expect(usageError(["query", "-x"]) == "Error: Unknown option '-x'\n" + queryUsage)
         #expect(usageError(["query", "-cx"]) == "Error: Unknown option '-x'\n" + queryUsage)
     }
@@ -114,7 +116,9 @@ private let importUsage = """
     }
 
     @Test func unexpectedArguments() {
-        #expect(usageError(["query", "ann", "bob"]) == "Error: Unexpected argument 'bob'\n" + queryUsage)
+        #expect(
+            usageError(["query", "ann", "bob"]) == "Error: Unexpected argument 'bob'\n" + queryUsage
+        )
         #expect(
             usageError(["query", "ann", "bob", "cat"])
                 == "Error: 2 unexpected arguments: 'bob', 'cat'\n" + queryUsage)
@@ -147,11 +151,15 @@ private let importUsage = """
     }
 
     @Test func unknownSubcommandWithoutACloseName() {
-        #expect(usageError(["zzzzzz"]).hasPrefix("Error: Unknown subcommand 'zzzzzz'\nUsage: sample <subcommand>\n"))
+        #expect(
+            usageError(["zzzzzz"]).hasPrefix(
+                "Error: Unknown subcommand 'zzzzzz'\nUsage: sample <subcommand>\n"))
     }
 
     @Test func validationErrorIsAUsageError() {
-        #expect(usageError(["query", "--limit", "-5"]) == "Error: --limit must be at least 0\n" + queryUsage)
+        #expect(
+            usageError(["query", "--limit", "-5"]) == "Error: --limit must be at least 0\n"
+                + queryUsage)
         #expect(
             usageError(["history", "delete"])
                 == """
@@ -163,11 +171,13 @@ private let importUsage = """
     }
 
     @Test func optionGroupsAreValidatedToo() {
-        #expect(usageError(["query", "--db", ""]) == "Error: --db must not be empty\n" + queryUsage)
+        #expect(
+            usageError(["query", "--db", ""]) == "Error: --db must not be empty\n" + queryUsage)
     }
 
     @Test func versionBelongsToTheRootOnly() {
-        #expect(usageError(["query", "--version"]).hasPrefix("Error: Unknown option '--version'\n"))
+        #expect(
+            usageError(["query", "--version"]).hasPrefix("Error: Unknown option '--version'\n"))
     }
 
     @Test func versionIsSuggestedAtTheRoot() {
