@@ -38,10 +38,10 @@ final class BulkWriter {
         highestIDBefore = Int64(try database.fetchInt(sql: "SELECT max(id) FROM \(kind.tableName)") ?? 0)
         let columns = kind.searchableFields
         let assignments = (columns + ["extra", "updated_at"]).map { "\($0) = excluded.\($0)" }
-        let parameters = (0..<columns.count + 4).map { "?\($0 + 1)" }
+        let parameters = (0..<columns.count + 3).map { "?\($0 + 1)" }
         upsert = try database.makeStatement(sql: """
             INSERT INTO \(kind.tableName)(id, \(columns.joined(separator: ", ")), extra, created_at, updated_at)
-            VALUES (\(parameters.joined(separator: ", ")), ?\(columns.count + 4))
+            VALUES (\(parameters.joined(separator: ", ")), ?\(columns.count + 3))
             ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", "))
             """)
         exists = try database.makeStatement(sql: "SELECT 1 FROM \(kind.tableName) WHERE id = ?1")

@@ -7,16 +7,16 @@ import FTSearchKit
 enum ErrorReporting {
     static func report(for error: any Error) -> (any ExitCodeProviding)? {
         switch error {
-        case let error as ImportError: report(for: error)
-        case let error as DatabaseOpenError: report(for: error)
-        case let error as InputError: report(for: error)
-        case let error as SQLiteError: report(for: error)
+        case let error as ImportError: importReport(error)
+        case let error as DatabaseOpenError: databaseReport(error)
+        case let error as InputError: inputReport(error)
+        case let error as SQLiteError: sqliteReport(error)
         case let error as HistoryEntryNotFound: ErrorReport(exitCode: ExitCode.dataError.rawValue, message: error.description)
         default: nil
         }
     }
 
-    private static func report(for error: ImportError) -> ErrorReport {
+    private static func importReport(_ error: ImportError) -> ErrorReport {
         switch error {
         case .invalidRecord:
             ErrorReport(exitCode: ExitCode.dataError.rawValue,
@@ -24,17 +24,17 @@ enum ErrorReporting {
         case .unknownKind:
             ErrorReport(exitCode: ExitCode.usage.rawValue, message: error.description)
         case .unreadableInput(let input):
-            report(for: input)
+            inputReport(input)
         }
     }
 
-    private static func report(for error: InputError) -> ErrorReport {
+    private static func inputReport(_ error: InputError) -> ErrorReport {
         let code = error.kind == .readFailed ? ExitCode.ioError : ExitCode.noInput
         let name = error.path == "-" ? "standard input" : error.path
         return ErrorReport(exitCode: code.rawValue, message: "\(name): \(error.reason)")
     }
 
-    private static func report(for error: DatabaseOpenError) -> ErrorReport {
+    private static func databaseReport(_ error: DatabaseOpenError) -> ErrorReport {
         let code: ExitCode = switch error {
         case .missing: .noInput
         case .notADatabase, .newerSchema: .dataError
@@ -43,7 +43,7 @@ enum ErrorReporting {
         return ErrorReport(exitCode: code.rawValue, message: error.description)
     }
 
-    private static func report(for error: SQLiteError) -> ErrorReport {
+    private static func sqliteReport(_ error: SQLiteError) -> ErrorReport {
         if error.isCorruption {
             return ErrorReport(exitCode: ExitCode.dataError.rawValue,
                                message: "the database is damaged: \(error.message) (try 'ftsearch check')")
