@@ -17,7 +17,8 @@ struct Suggester {
         }
         if options.sources != .history && suggestions.count < options.limit {
             let known = Set(suggestions.map { HistoryKey.normalize($0.text, tokenizer: tokenizer) })
-            let words = try vocabularySuggestions(forPrefix: prefix, options: options)
+            let words = try vocabularySuggestions(forPrefix: prefix, limit: options.limit + suggestions.count,
+                                                 kinds: options.kinds)
             suggestions += words.filter { !known.contains($0.text) }.prefix(options.limit - suggestions.count)
         }
         return suggestions
@@ -58,17 +59,19 @@ struct Suggester {
     }
 
     /// Index words starting with the prefix's last token, completing the prefix's earlier words.
-    private func vocabularySuggestions(forPrefix prefix: String, options: SuggestionOptions) throws -> [Suggestion] {
+    private func vocabularySuggestions(forPrefix prefix: String, limit: Int, kinds: KindSelection) throws
+        -> [Suggestion]
+    {
         let tokens = tokenizer.tokens(in: prefix).map(\.text)
         guard let last = tokens.last, prefix.last?.isWhitespace != true else { return [] }
         let lead = tokens.dropLast().map { $0 + " " }.joined()
-        let vocabularies = options.kinds.kinds.map {
+        let vocabularies = kinds.kinds.map {
             "SELECT term, doc FROM \($0.tableName)_vocabulary WHERE term >= ?1 AND term < ?1 || char(1114111)"
         }
         let sql = "SELECT term, sum(doc) AS records FROM (\(vocabularies.joined(separator: " UNION ALL ")))"
             + " GROUP BY term ORDER BY records DESC, term LIMIT ?2"
         var suggestions: [Suggestion] = []
-        try database.cachedStatement(sql: sql).forEachRow([last, options.limit]) { row in
+        try database.cachedStatement(sql: sql).forEachRow([last, limit]) { row in
             suggestions.append(Suggestion(text: lead + (row.text(at: 0) ?? ""), source: .index,
                                           count: row.int(at: 1), lastUsed: nil))
         }

@@ -104,7 +104,7 @@ struct SearchResultsOutput {
         for hit in results.hits {
             let values = fields.map { hit.record[field: $0] ?? "" }
             output += TSV.line([hit.record.kind.rawValue, hit.record.id.map(String.init) ?? "",
-                                Self.formatted(hit.score)] + values)
+                                String(hit.score)] + values)
         }
         return output
     }
@@ -124,19 +124,8 @@ struct SearchResultsOutput {
         var object = JSONWriter()
         object.add("kind", string: hit.record.kind.rawValue)
         object.add("id", hit.record.id.map { .number(String($0)) } ?? .null)
-        object.add("score", .number(formatted(hit.score)))
+        object.add("score", .number(String(hit.score)))
         object.add("fields", .object(hit.record.allFields))
         return object.object
-    }
-
-    /// Scores with four decimals: enough to compare, short enough to read.
-    static func formatted(_ score: Double) -> String {
-        let scaled = (score * 10_000).rounded()
-        guard scaled.isFinite, abs(scaled) < 1e15 else { return "0" }
-        let integer = Int64(scaled)
-        let sign = integer < 0 ? "-" : ""
-        let magnitude = integer.magnitude
-        let fraction = String(magnitude % 10_000)
-        return "\(sign)\(magnitude / 10_000).\(String(repeating: "0", count: 4 - fraction.count))\(fraction)"
     }
 }

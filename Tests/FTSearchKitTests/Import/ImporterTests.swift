@@ -17,6 +17,7 @@ import Testing
             + [("first_name", .string(first)), ("last_name", .string(last))] + extra
     }
 
+    @discardableResult
     private func run(_ fields: [[(String, JSONValue)]], options: ImportOptions = ImportOptions(),
                      onSkip: @escaping (RecordProblem) -> Void = { _ in }) throws -> ImportSummary {
         try index.importRecords(from: [ImportSource(path: "in.json", reader: RecordList(fields: fields))],

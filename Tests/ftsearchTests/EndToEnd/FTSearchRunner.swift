@@ -1,0 +1,96 @@
+import Foundation
+
+/// Runs the built `ftsearch` binary against a database of its own, as a user's shell would.
+final class FTSearchRunner: @unchecked Sendable {
+    struct Outcome {
+        var exitCode: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// The folder the test binary was built into; `ftsearch` is built beside it.
+    static let productsDirectory: URL = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("ftsearch").path),
+              url.path != "/" {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }()
+
+    static let executable = productsDirectory.appendingPathComponent("ftsearch")
+
+    /// The repository's Fixtures folder.
+    static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    let directory: String
+    var environment: [String: String]
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "ftsearch-e2e-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        environment = [
+            "PATH": "/usr/bin:/bin", "HOME": directory, "FTSEARCH_DB": directory + "/db.sqlite",
+            "FTSEARCH_NOW": "2026-01-01T12:00:00Z",
+        ]
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var databasePath: String { environment["FTSEARCH_DB"]! }
+
+    /// The path of a fixture file: `fixture("broken/truncated.json")`.
+    static func fixture(_ name: String) -> String {
+        fixtures.appendingPathComponent(name).path
+    }
+
+    /// Runs `ftsearch arguments...`, feeding `input` to its standard input.
+    @discardableResult
+    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { $1 }
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let output = Pipe(), error = Pipe(), inputPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = inputPipe
+        try process.run()
+        if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try inputPipe.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so a full pipe cannot block the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        DispatchQueue.global().async(group: group) { errorData = error.fileHandleForReading.readDataToEndOfFile() }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Outcome(exitCode: process.terminationStatus,
+                       standardOutput: String(decoding: outputData, as: UTF8.self),
+                       standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs `ftsearch arguments...` and returns its standard output, requiring exit code 0.
+    func output(_ arguments: [String], input: String? = nil) throws -> String {
+        let outcome = try run(arguments, input: input)
+        guard outcome.exitCode == 0 else {
+            throw Failure(description: "ftsearch \(arguments) exited \(outcome.exitCode): \(outcome.standardError)")
+        }
+        return outcome.standardOutput
+    }
+
+    /// Everything stored, as JSON lines, for comparing the database before and after.
+    func snapshot() throws -> String {
+        try output(["query", "", "--limit", "0", "--format", "ndjson", "--no-history"])
+            + output(["stats", "--format", "json"])
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+}

@@ -1,0 +1,28 @@
+# Shared by scripts/test, scripts/demo and scripts/bench: makes sure the build can find SQLite.
+# Source it; it installs libsqlite3-dev (and pkg-config) with apt when the header is missing and
+# we are root, and otherwise says what to install.
+
+ensure_sqlite_headers() {
+    if [ -f /usr/include/sqlite3.h ] && command -v pkg-config >/dev/null 2>&1; then
+        return 0
+    fi
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "Installing libsqlite3-dev and pkg-config..." >&2
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev pkg-config >/dev/null
+    else
+        echo "error: SQLite's development files are missing: install libsqlite3-dev (and pkg-config)." >&2
+        exit 1
+    fi
+}
+
+ensure_swift() {
+    if ! command -v swift >/dev/null 2>&1; then
+        if [ -x /opt/swift/usr/bin/swift ]; then
+            export PATH="/opt/swift/usr/bin:$PATH"
+        else
+            echo "error: the Swift toolchain (6.x) is not on PATH." >&2
+            exit 1
+        fi
+    fi
+}
