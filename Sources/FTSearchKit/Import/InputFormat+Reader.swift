@@ -50,10 +50,15 @@ extension InputFormat {
         let chunk = UnsafeMutableRawBufferPointer.allocate(
             byteCount: ReadBuffer.defaultCapacity, alignment: 1)
         defer { chunk.deallocate() }
-        while prefix.count < sniffingLimit && !hasEnoughToSniff(prefix) {
+        // Nothing is enough before the first line feed; checking only from then on keeps a long
+        // first line from being searched again after every chunk.
+        var hasLineFeed = false
+        while prefix.count < sniffingLimit && !(hasLineFeed && hasEnoughToSniff(prefix)) {
             let count = try source.read(into: chunk)
             if count == 0 { return (prefix, true) }
-            prefix += UnsafeRawBufferPointer(rebasing: chunk[..<count])
+            let bytes = UnsafeRawBufferPointer(rebasing: chunk[..<count])
+            hasLineFeed = hasLineFeed || bytes.contains(0x0A)
+            prefix += bytes
         }
         return (prefix, false)
     }
