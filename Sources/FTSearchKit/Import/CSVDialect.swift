@@ -134,7 +134,8 @@ extension CSVDialect {
                 guard scanUnquotedField() != nil else { return .needsMoreInput }
             }
             return .field(
-                FieldSpan(start: start, end: end, needsDecoding: hasDoubledQuotes, isASCII: seen < 0x80))
+                FieldSpan(
+                    start: start, end: end, needsDecoding: hasDoubledQuotes, isASCII: seen < 0x80))
         }
 
         /// Consumes the comma or line break after a field.

@@ -64,11 +64,14 @@ extension InputFormat {
     }
 
     private static func hasEnoughToSniff(_ prefix: [UInt8]) -> Bool {
-        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        let isBlank = { (byte: UInt8) in
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
         let bytes = prefix.starts(with: byteOrderMark) ? prefix.dropFirst(3) : prefix[...]
         guard let start = bytes.firstIndex(where: { !isBlank($0) }),
             let lineEnd = bytes[start...].firstIndex(of: 0x0A)
         else { return false }
-        return bytes[start] != JSONByte.openBrace || bytes[lineEnd...].contains(where: { !isBlank($0) })
+        return bytes[start] != JSONByte.openBrace
+            || bytes[lineEnd...].contains(where: { !isBlank($0) })
     }
 }

@@ -29,11 +29,14 @@ import Testing
             #expect(expected.first?[erratum.field] == erratum.written, "erratum no longer applies")
             expected[0][erratum.field] = erratum.corrected
         }
-        var reader = CSVReader(source: MemoryInput(try ConformanceSuite.contents(of: "csv-spectrum/csvs/\(file)")))
+        var reader = CSVReader(
+            source: MemoryInput(try ConformanceSuite.contents(of: "csv-spectrum/csvs/\(file)")))
         let events = readEvents(&reader)
         let records = events.compactMap { event -> [String: String]? in
             guard case .record(_, _, let fields) = event else { return nil }
-            return Dictionary(fields.map { ($0.key, $0.value.scalarText ?? "not a string") }, uniquingKeysWith: { $1 })
+            return Dictionary(
+                fields.map { ($0.key, $0.value.scalarText ?? "not a string") },
+                uniquingKeysWith: { $1 })
         }
         #expect(records.count == events.count, "errors: \(events)")
         #expect(records == expected)

@@ -15,7 +15,8 @@ enum ConformanceSuite {
     /// The names of the files in `folder` (relative to the resources) that start with `prefix`
     /// and end with `suffix`, sorted.
     static func fileNames(in folder: String, prefix: String = "", suffix: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(resources)/\(folder)")) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: "\(resources)/\(folder)")) ?? []
         return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted()
     }
 
@@ -53,7 +54,9 @@ indirect enum ComparableJSON: Equatable, CustomStringConvertible {
         case .array(let elements): self = .array(elements.map(ComparableJSON.init))
         case .object(let members):
             var dictionary: [[Unicode.Scalar]: ComparableJSON] = [:]
-            for member in members { dictionary[Array(member.key.unicodeScalars)] = ComparableJSON(member.value) }
+            for member in members {
+                dictionary[Array(member.key.unicodeScalars)] = ComparableJSON(member.value)
+            }
             self = .object(dictionary)
         }
     }
@@ -64,7 +67,9 @@ indirect enum ComparableJSON: Equatable, CustomStringConvertible {
         switch value {
         case is NSNull: self = .null
         case let number as NSNumber:
-            self = String(cString: number.objCType) == "c" ? .bool(number.boolValue) : .number(number.doubleValue)
+            self =
+                String(cString: number.objCType) == "c"
+                ? .bool(number.boolValue) : .number(number.doubleValue)
         case let text as String: self = .string(Array(text.unicodeScalars))
         case let elements as [Any]:
             var reduced: [ComparableJSON] = []
@@ -98,7 +103,9 @@ indirect enum ComparableJSON: Equatable, CustomStringConvertible {
 
     /// Parses `bytes` with `JSONSerialization` (fragments allowed).
     static func parsedByFoundation(_ bytes: [UInt8]) throws -> ComparableJSON? {
-        ComparableJSON(foundation: try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed))
+        ComparableJSON(
+            foundation: try JSONSerialization.jsonObject(
+                with: Data(bytes), options: .fragmentsAllowed))
     }
 
     var description: String {

@@ -74,7 +74,8 @@ import Testing
     }
 
     @Test func pathExtensionWinsOverContent() throws {
-        var (format, reader) = try InputFormat.makeReader(for: MemoryInput("a,b\n1,2\n"), path: "data.tsv")
+        var (format, reader) = try InputFormat.makeReader(
+            for: MemoryInput("a,b\n1,2\n"), path: "data.tsv")
         #expect(format == .tsv)
         #expect(try records(&reader) == [[JSONMember(key: "a,b", value: .string("1,2"))]])
     }
@@ -82,9 +83,11 @@ import Testing
     @Test(arguments: [1, 3, 1 << 16])
     func sniffedInputLosesNoBytes(chunkSize: Int) throws {
         let text = "\u{FEFF}{\"n\": 1}\n{\"n\": 2}\n{\"n\": 3}\n"
-        var (format, reader) = try InputFormat.makeReader(for: MemoryInput(text, chunkSize: chunkSize), path: "-")
+        var (format, reader) = try InputFormat.makeReader(
+            for: MemoryInput(text, chunkSize: chunkSize), path: "-")
         #expect(format == .ndjson)
-        #expect(try records(&reader) == (1...3).map { [JSONMember(key: "n", value: .number("\($0)"))] })
+        #expect(
+            try records(&reader) == (1...3).map { [JSONMember(key: "n", value: .number("\($0)"))] })
     }
 
     @Test func sniffingReadsPastTheFirstChunkForALongFirstLine() throws {
@@ -102,7 +105,11 @@ import Testing
         #expect(format == .csv)
         let all = try records(&reader)
         #expect(all.count == 20_000)
-        #expect(all.last == [JSONMember(key: "id", value: .string("20000")), JSONMember(key: "name", value: .string("name 20000"))])
+        #expect(
+            all.last == [
+                JSONMember(key: "id", value: .string("20000")),
+                JSONMember(key: "name", value: .string("name 20000")),
+            ])
     }
 
     @Test func emptyInputIsSniffedAsCSVWithoutRecords() throws {

@@ -37,14 +37,24 @@ import Testing
         (#""\uD834\uDD1E""#, .string("\u{1D11E}")),
         (#""\ud83d\ude00 ok""#, .string("\u{1F600} ok")),
         ("[]", .array([])),
-        ("[1, [2, []], {}]", .array([.number("1"), .array([.number("2"), .array([])]), .object([])])),
-        ("{\"b\": 1, \"a\": [true, null]}", .object([
-            JSONMember(key: "b", value: .number("1")),
-            JSONMember(key: "a", value: .array([.bool(true), .null])),
-        ])),
-        ("{\"a\": 1, \"a\": 2}", .object([
-            JSONMember(key: "a", value: .number("1")), JSONMember(key: "a", value: .number("2")),
-        ])),
+        (
+            "[1, [2, []], {}]",
+            .array([.number("1"), .array([.number("2"), .array([])]), .object([])])
+        ),
+        (
+            "{\"b\": 1, \"a\": [true, null]}",
+            .object([
+                JSONMember(key: "b", value: .number("1")),
+                JSONMember(key: "a", value: .array([.bool(true), .null])),
+            ])
+        ),
+        (
+            "{\"a\": 1, \"a\": 2}",
+            .object([
+                JSONMember(key: "a", value: .number("1")),
+                JSONMember(key: "a", value: .number("2")),
+            ])
+        ),
         (" \t\r\n[\n1\r\n]\n ", .array([.number("1")])),
     ])
     func acceptsValue(text: String, expected: JSONValue) throws {
@@ -99,7 +109,9 @@ import Testing
         ("[\u{0B}]", 1, 2, "expected a value, found byte 0x0B"),
     ])
     func rejectsWithLocation(text: String, line: Int, column: Int, reason: String) {
-        #expect(error(parsing: bytes(text)) == JSONSyntaxError(line: line, column: column, reason: reason))
+        #expect(
+            error(parsing: bytes(text))
+                == JSONSyntaxError(line: line, column: column, reason: reason))
     }
 
     @Test(arguments: [
@@ -109,13 +121,16 @@ import Testing
         (bytes("{\"k") + [0xFF] + bytes("\": 1}"), 4),
     ])
     func rejectsInvalidUTF8InStrings(input: [UInt8], column: Int) {
-        #expect(error(parsing: input) == JSONSyntaxError(line: 1, column: column, reason: "invalid UTF-8 in a string"))
+        #expect(
+            error(parsing: input)
+                == JSONSyntaxError(line: 1, column: column, reason: "invalid UTF-8 in a string"))
     }
 
     // MARK: - Nesting depth
 
     private func nested(_ depth: Int) -> [UInt8] {
-        Array(repeating: JSONByte.openBracket, count: depth) + Array(repeating: JSONByte.closeBracket, count: depth)
+        Array(repeating: JSONByte.openBracket, count: depth)
+            + Array(repeating: JSONByte.closeBracket, count: depth)
     }
 
     @Test func acceptsNestingUpToTheLimit() throws {
@@ -130,22 +145,26 @@ import Testing
 
     @Test(arguments: [513, 100_000])
     func rejectsDeeperNesting(depth: Int) {
-        #expect(error(parsing: nested(depth))
-            == JSONSyntaxError(line: 1, column: 513, reason: "nesting deeper than 512 levels"))
+        #expect(
+            error(parsing: nested(depth))
+                == JSONSyntaxError(line: 1, column: 513, reason: "nesting deeper than 512 levels"))
     }
 
     @Test func rejectsHundredThousandUnclosedArraysAndObjects() {
         let arrays = Array(repeating: JSONByte.openBracket, count: 100_000)
         #expect(error(parsing: arrays)?.reason == "nesting deeper than 512 levels")
         let objects = Array(String(repeating: "{\"a\":", count: 100_000).utf8)
-        #expect(error(parsing: objects)
-            == JSONSyntaxError(line: 1, column: 512 * 5 + 1, reason: "nesting deeper than 512 levels"))
+        #expect(
+            error(parsing: objects)
+                == JSONSyntaxError(
+                    line: 1, column: 512 * 5 + 1, reason: "nesting deeper than 512 levels"))
     }
 
     @Test func depthLimitIsConfigurable() {
         #expect(error(parsing: bytes("[[1]]"), maximumDepth: 2) == nil)
-        #expect(error(parsing: bytes("[{}]"), maximumDepth: 1)
-            == JSONSyntaxError(line: 1, column: 2, reason: "nesting deeper than 1 levels"))
+        #expect(
+            error(parsing: bytes("[{}]"), maximumDepth: 1)
+                == JSONSyntaxError(line: 1, column: 2, reason: "nesting deeper than 1 levels"))
     }
 
     // MARK: - Streaming
@@ -163,7 +182,8 @@ import Testing
         for length in 0..<input.count {
             let outcome = input.withUnsafeBufferPointer { whole in
                 var cursor = JSONCursor(
-                    bytes: UnsafeBufferPointer(rebasing: whole[..<length]), isFinal: false, at: .start)
+                    bytes: UnsafeBufferPointer(rebasing: whole[..<length]), isFinal: false,
+                    at: .start)
                 return Result { () throws(JSONInterruption) in try parser.parseValue(&cursor) }
             }
             guard case .failure(.needsMoreInput) = outcome else {
@@ -179,8 +199,9 @@ import Testing
         var parser = JSONParser()
         var location = JSONLocation.start
         try input.withUnsafeBufferPointer { whole in
-            var cursor = JSONCursor(bytes: UnsafeBufferPointer(rebasing: whole[1...]), isFinal: true,
-                                    at: JSONLocation(offset: 1, line: 1, lineStartOffset: 0))
+            var cursor = JSONCursor(
+                bytes: UnsafeBufferPointer(rebasing: whole[1...]), isFinal: true,
+                at: JSONLocation(offset: 1, line: 1, lineStartOffset: 0))
             cursor.skipWhitespace()
             #expect(cursor.location == JSONLocation(offset: 4, line: 2, lineStartOffset: 2))
             _ = try parser.parseValue(&cursor)

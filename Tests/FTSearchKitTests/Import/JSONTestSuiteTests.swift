@@ -31,7 +31,10 @@ import Testing
         let bare = try JSONParser.parseDocument(document)
         #expect(ComparableJSON(bare) == expected)
 
-        #expect(readWrapped(document) == [.record(line: 1, section: nil, fields: [JSONMember(key: "v", value: bare)])])
+        #expect(
+            readWrapped(document) == [
+                .record(line: 1, section: nil, fields: [JSONMember(key: "v", value: bare)])
+            ])
 
         guard case .array(let elements) = bare else { return }
         let asFile = readFile(document)
@@ -48,7 +51,9 @@ import Testing
                     Issue.record("expected an error, got \(event)")
                     continue
                 }
-                #expect(error.isRecoverable && error.reason == "expected an object, found \(element.kindDescription)")
+                #expect(
+                    error.isRecoverable
+                        && error.reason == "expected an object, found \(element.kindDescription)")
             }
         }
     }
@@ -61,12 +66,15 @@ import Testing
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parseDocument(document) }
 
         let wrapped = readWrapped(document)
-        let wrappedError = try #require(Self.finalError(of: wrapped), "wrapped document accepted: \(wrapped)")
+        let wrappedError = try #require(
+            Self.finalError(of: wrapped), "wrapped document accepted: \(wrapped)")
         #expect(wrappedError.line >= 1 && wrappedError.column != nil)
         // Wrapping may let a prefix of the document pass as the value and the rest close the
         // wrapper; the bare parse above is what rejects those documents.
         let recordsBeforeTheError = wrapped.filter { if case .record = $0 { true } else { false } }
-        #expect(recordsBeforeTheError.isEmpty == !Self.rejectedOnlyAfterAPrefix.keys.contains(file), "\(wrapped)")
+        #expect(
+            recordsBeforeTheError.isEmpty == !Self.rejectedOnlyAfterAPrefix.keys.contains(file),
+            "\(wrapped)")
 
         let asFile = readFile(document)
         let fileError = try #require(Self.finalError(of: asFile), "file accepted: \(asFile)")
@@ -76,7 +84,8 @@ import Testing
     /// The `n_` documents of which `[{"v": DOC}]` yields a record before its error, because a
     /// prefix of DOC is a whole value and the rest closes the wrapper.
     static let rejectedOnlyAfterAPrefix = [
-        "n_structure_object_followed_by_closing_object.json": "{}} makes [{\"v\": {}}}]: {\"v\": {}} is whole"
+        "n_structure_object_followed_by_closing_object.json":
+            "{}} makes [{\"v\": {}}}]: {\"v\": {}} is whole"
     ]
 
     // MARK: - Either way
@@ -88,7 +97,10 @@ import Testing
         let wrapped = readWrapped(document)
         switch bare {
         case .success(let value):
-            #expect(wrapped == [.record(line: 1, section: nil, fields: [JSONMember(key: "v", value: value)])])
+            #expect(
+                wrapped == [
+                    .record(line: 1, section: nil, fields: [JSONMember(key: "v", value: value)])
+                ])
         case .failure(let error):
             #expect(error.line >= 1 && error.column >= 1)
             #expect(Self.finalError(of: wrapped) != nil, "\(wrapped)")
@@ -99,7 +111,8 @@ import Testing
     // MARK: - Deep nesting
 
     @Test func hundredThousandNestedArraysAreRejectedEveryWay() {
-        let document = Array(repeating: JSONByte.openBracket, count: 100_000)
+        let document =
+            Array(repeating: JSONByte.openBracket, count: 100_000)
             + Array(repeating: JSONByte.closeBracket, count: 100_000)
         let reason = "nesting deeper than 512 levels"
         #expect(throws: JSONSyntaxError(line: 1, column: 513, reason: reason)) {
@@ -108,10 +121,11 @@ import Testing
         #expect(readWrapped(document) == [.fatal(line: 1, column: 8 + 510, reason)])
         #expect(readFile(document) == [.fatal(line: 1, column: 513, reason)])
         var lines = NDJSONReader(source: MemoryInput(document + [0x0A] + bytes("{\"ok\": true}")))
-        #expect(readEvents(&lines) == [
-            .skipped(line: 1, column: 513, reason),
-            .record(line: 2, section: nil, fields: [JSONMember(key: "ok", value: .bool(true))]),
-        ])
+        #expect(
+            readEvents(&lines) == [
+                .skipped(line: 1, column: 513, reason),
+                .record(line: 2, section: nil, fields: [JSONMember(key: "ok", value: .bool(true))]),
+            ])
     }
 
     // MARK: - Reading
