@@ -196,6 +196,20 @@ import Testing
         #expect(read(input) == [expected])
     }
 
+    @Test func readFailureComesAfterEveryRowReadBeforeIt() {
+        let failing = InputError(kind: .readFailed, path: "data.csv", reason: "input/output error")
+        var reader = CSVReader(
+            source: FailingInput(bytes("a,b\n1,2\n3,\"4"), then: failing), bufferCapacity: 4)
+        #expect(
+            readEvents(&reader) == [
+                .strings(line: 2, ["a": "1", "b": "2"]),
+                .failure(
+                    RecordSyntaxError(
+                        line: 3, reason: "cannot read the input: input/output error",
+                        isRecoverable: false, inputError: failing)),
+            ])
+    }
+
     // MARK: - Buffer boundaries
 
     private static let everyFeature = bytes(
