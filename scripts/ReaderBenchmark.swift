@@ -64,18 +64,18 @@ write("\(directory)/records.json", header: "[\n") { row in
 func time(_ label: String, path: String, _ format: InputFormat) throws {
     let clock = ContinuousClock()
     var records = 0
-    var characters = 0
+    var fields = 0
     let elapsed = try clock.measure {
         let input = try InputFile(path: path)
         var (_, reader) = try InputFormat.makeReader(for: input, format: format)
         while let record = try reader.nextRecord() {
             records += 1
-            characters += record.fields.count
+            fields += record.fields.count
         }
     }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let size = Double(try InputFile(path: path).size ?? 0) / 1_048_576
-    print("\(label): \(records) records, \(characters) fields in \(seconds) s (\(Int(size / seconds)) MiB/s)")
+    print("\(label): \(records) records, \(fields) fields in \(seconds) s (\(Int(size / seconds)) MiB/s)")
 }
 
 for (label, file, format) in [

@@ -1,9 +1,10 @@
 /// Comma-separated values as RFC 4180 defines them: fields split on commas, records on CRLF, LF
 /// or a lone CR; a field in double quotes may hold commas, line breaks and doubled quotes.
 ///
-/// Malformed quoting (a quote inside an unquoted field, text after a closing quote) is reported
-/// as a problem of the record, and the scan goes on as if the quote were ordinary text so that
-/// the next record starts at the next line break.
+/// A quote inside a field that does not start with one is ordinary text (`5'11"`), as
+/// csv-spectrum and most CSV readers have it. Text after a closing quote (`"a"b`) is reported as
+/// a problem of the record, and the scan goes on as if it were unquoted so that the next record
+/// starts at the next line break.
 enum CSVDialect: DelimitedDialect {
     static var endsLineAtLoneCarriageReturn: Bool { true }
 
@@ -84,14 +85,7 @@ extension CSVDialect {
                     index += 1
                     continue
                 }
-                if byte == DelimitedByte.comma || byte == DelimitedByte.lineFeed
-                    || byte == DelimitedByte.carriageReturn
-                {
-                    break
-                }
-                if byte == DelimitedByte.quote {
-                    report(at: index, "quote inside an unquoted field")
-                }
+                if isSeparator(byte) { break }
                 index += 1
             }
             if index == bytes.count && !isFinal { return nil }
@@ -140,7 +134,8 @@ extension CSVDialect {
                 guard scanUnquotedField() != nil else { return .needsMoreInput }
             }
             return .field(
-                FieldSpan(start: start, end: end, needsDecoding: hasDoubledQuotes, isASCII: seen < 0x80))
+                FieldSpan(
+                    start: start, end: end, needsDecoding: hasDoubledQuotes, isASCII: seen < 0x80))
         }
 
         /// Consumes the comma or line break after a field.

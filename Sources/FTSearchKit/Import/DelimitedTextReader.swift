@@ -52,7 +52,8 @@ struct DelimitedTextReader<Dialect: DelimitedDialect> {
                 throw invalidUTF8(in: span, recoverable: false)
             }
             if name.isEmpty {
-                throw error("empty field name in field \(position + 1)", at: span.start, recoverable: false)
+                throw error(
+                    "empty field name in field \(position + 1)", at: span.start, recoverable: false)
             }
             if let earlier = firstField[name] {
                 throw error(
@@ -198,8 +199,10 @@ struct DelimitedTextReader<Dialect: DelimitedDialect> {
 
     private func columnOnFirstLine(of offset: Int) -> Int? {
         let bytes = buffer.window
-        for index in 0..<offset where bytes[index] == DelimitedByte.lineFeed
-            || (Dialect.endsLineAtLoneCarriageReturn && bytes[index] == DelimitedByte.carriageReturn)
+        for index in 0..<offset
+        where bytes[index] == DelimitedByte.lineFeed
+            || (Dialect.endsLineAtLoneCarriageReturn
+                && bytes[index] == DelimitedByte.carriageReturn)
         {
             return nil
         }

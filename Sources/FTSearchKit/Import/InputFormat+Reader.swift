@@ -50,20 +50,28 @@ extension InputFormat {
         let chunk = UnsafeMutableRawBufferPointer.allocate(
             byteCount: ReadBuffer.defaultCapacity, alignment: 1)
         defer { chunk.deallocate() }
-        while prefix.count < sniffingLimit && !hasEnoughToSniff(prefix) {
+        // Nothing is enough before the first line feed; checking only from then on keeps a long
+        // first line from being searched again after every chunk.
+        var hasLineFeed = false
+        while prefix.count < sniffingLimit && !(hasLineFeed && hasEnoughToSniff(prefix)) {
             let count = try source.read(into: chunk)
             if count == 0 { return (prefix, true) }
-            prefix += UnsafeRawBufferPointer(rebasing: chunk[..<count])
+            let bytes = UnsafeRawBufferPointer(rebasing: chunk[..<count])
+            hasLineFeed = hasLineFeed || bytes.contains(0x0A)
+            prefix += bytes
         }
         return (prefix, false)
     }
 
     private static func hasEnoughToSniff(_ prefix: [UInt8]) -> Bool {
-        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        let isBlank = { (byte: UInt8) in
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
         let bytes = prefix.starts(with: byteOrderMark) ? prefix.dropFirst(3) : prefix[...]
         guard let start = bytes.firstIndex(where: { !isBlank($0) }),
             let lineEnd = bytes[start...].firstIndex(of: 0x0A)
         else { return false }
-        return bytes[start] != JSONByte.openBrace || bytes[lineEnd...].contains(where: { !isBlank($0) })
+        return bytes[start] != JSONByte.openBrace
+            || bytes[lineEnd...].contains(where: { !isBlank($0) })
     }
 }

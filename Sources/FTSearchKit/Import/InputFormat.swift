@@ -59,7 +59,8 @@ public enum InputFormat: String, CaseIterable, Sendable {
         if first == JSONByte.openBracket {
             self = .json
         } else if first == JSONByte.openBrace {
-            self = Self.sniffObjects(lines.drop(while: Self.isWhitespace), isWholeInput: isWholeInput)
+            self = Self.sniffObjects(
+                lines.drop(while: Self.isWhitespace), isWholeInput: isWholeInput)
         } else {
             let firstLine = lines.prefix(while: { $0 != 0x0A })
             let tabs = firstLine.count(where: { $0 == DelimitedByte.tab })
@@ -69,7 +70,8 @@ public enum InputFormat: String, CaseIterable, Sendable {
     }
 
     /// Tells NDJSON from JSON for input that starts with `{`.
-    private static func sniffObjects(_ bytes: ArraySlice<UInt8>, isWholeInput: Bool) -> InputFormat {
+    private static func sniffObjects(_ bytes: ArraySlice<UInt8>, isWholeInput: Bool) -> InputFormat
+    {
         let lineEnd = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
         guard lineEnd < bytes.endIndex || isWholeInput,
             case .object(let members)? = try? JSONParser.parseDocument(Array(bytes[..<lineEnd]))

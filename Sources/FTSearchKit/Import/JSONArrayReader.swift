@@ -60,7 +60,10 @@ public struct JSONArrayReader: RecordReader {
     }
 
     /// A reader with a read buffer of `bufferCapacity` bytes (small ones test buffer boundaries).
-    init(source: any ByteSource, bufferCapacity: Int, maximumDepth: Int = JSONParser.defaultMaximumDepth) {
+    init(
+        source: any ByteSource, bufferCapacity: Int,
+        maximumDepth: Int = JSONParser.defaultMaximumDepth
+    ) {
         buffer = ReadBuffer(source: source, capacity: bufferCapacity)
         parser = JSONParser(maximumDepth: maximumDepth)
     }
@@ -145,7 +148,8 @@ public struct JSONArrayReader: RecordReader {
                 if let byte = try nextSignificantByte() {
                     throw RecordSyntaxError(
                         line: location.line, column: location.column,
-                        reason: "unexpected text after the top-level value: \(JSONCursor.describe(byte))",
+                        reason:
+                            "unexpected text after the top-level value: \(JSONCursor.describe(byte))",
                         isRecoverable: false)
                 }
                 position = .finished
@@ -156,7 +160,8 @@ public struct JSONArrayReader: RecordReader {
     }
 
     /// Parses one array element, which must be an object.
-    private mutating func readElement(in section: String?) throws(RecordSyntaxError) -> SourceRecord {
+    private mutating func readElement(in section: String?) throws(RecordSyntaxError) -> SourceRecord
+    {
         _ = try nextSignificantByte()
         let start = location
         let depth = section == nil ? 1 : 2
@@ -185,7 +190,8 @@ public struct JSONArrayReader: RecordReader {
             } catch {
                 switch error {
                 case .needsMoreInput: try refill()
-                case .malformed(let syntaxError): throw syntaxError.recordError(isRecoverable: false)
+                case .malformed(let syntaxError):
+                    throw syntaxError.recordError(isRecoverable: false)
                 }
             }
         }
@@ -222,7 +228,8 @@ public struct JSONArrayReader: RecordReader {
         } catch {
             throw RecordSyntaxError(readingFailure: error, line: location.line)
         }
-        location = JSONLocation(offset: buffer.windowOffset, line: 1, lineStartOffset: buffer.windowOffset)
+        location = JSONLocation(
+            offset: buffer.windowOffset, line: 1, lineStartOffset: buffer.windowOffset)
     }
 
     private func refill() throws(RecordSyntaxError) {
@@ -236,6 +243,7 @@ public struct JSONArrayReader: RecordReader {
     private func unexpected(_ byte: UInt8?, expected expectation: String) -> RecordSyntaxError {
         RecordSyntaxError(
             line: location.line, column: location.column,
-            reason: "expected \(expectation), found \(JSONCursor.describe(byte))", isRecoverable: false)
+            reason: "expected \(expectation), found \(JSONCursor.describe(byte))",
+            isRecoverable: false)
     }
 }

@@ -28,7 +28,8 @@ struct JSONCursor {
 
     /// Where the cursor is, to resume from after the bytes before it have been consumed.
     var location: JSONLocation {
-        JSONLocation(offset: bytesOffset + Int64(index), line: line, lineStartOffset: lineStartOffset)
+        JSONLocation(
+            offset: bytesOffset + Int64(index), line: line, lineStartOffset: lineStartOffset)
     }
 
     /// The 1-based column of `bytes[offset]` (on the cursor's line).

@@ -32,7 +32,8 @@ extension JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == JSONByte.quote {
-                let text = try makeString(cursor, from: opening + 1, to: index, isASCII: seen < 0x80)
+                let text = try makeString(
+                    cursor, from: opening + 1, to: index, isASCII: seen < 0x80)
                 cursor.index = index + 1
                 return text
             }
@@ -53,12 +54,14 @@ extension JSONParser {
         let bytes = cursor.bytes
         let opening = cursor.index
         decodedString.removeAll(keepingCapacity: true)
-        decodedString.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(opening + 1)..<firstEscape]))
+        decodedString.append(
+            contentsOf: UnsafeBufferPointer(rebasing: bytes[(opening + 1)..<firstEscape]))
         var index = firstEscape
         var seen = seenBefore
         while true {
             guard index < bytes.count else {
-                throw cursor.isFinal ? cursor.error("unterminated string", at: opening) : .needsMoreInput
+                throw cursor.isFinal
+                    ? cursor.error("unterminated string", at: opening) : .needsMoreInput
             }
             let byte = bytes[index]
             if byte == JSONByte.quote { break }
@@ -87,7 +90,8 @@ extension JSONParser {
     {
         let bytes = cursor.bytes
         guard index + 1 < bytes.count else {
-            throw cursor.isFinal ? cursor.error("unterminated string", at: stringStart) : .needsMoreInput
+            throw cursor.isFinal
+                ? cursor.error("unterminated string", at: stringStart) : .needsMoreInput
         }
         let decoded: UInt8
         switch bytes[index + 1] {
@@ -122,7 +126,9 @@ extension JSONParser {
     }
 
     /// The low surrogate escaped at `index`, if one is there.
-    private func lowSurrogate(_ cursor: JSONCursor, at index: Int) throws(JSONInterruption) -> UInt16? {
+    private func lowSurrogate(_ cursor: JSONCursor, at index: Int) throws(JSONInterruption)
+        -> UInt16?
+    {
         let bytes = cursor.bytes
         if index < bytes.count && bytes[index] != JSONByte.backslash { return nil }
         if index + 1 < bytes.count && bytes[index + 1] != UInt8(ascii: "u") { return nil }
@@ -145,7 +151,8 @@ extension JSONParser {
             throw cursor.error("invalid \\u escape in a string", at: index)
         }
         guard available == index + 6, let unit = hexadecimalValue(bytes, from: index + 2) else {
-            throw cursor.isFinal ? cursor.error("unterminated string", at: stringStart) : .needsMoreInput
+            throw cursor.isFinal
+                ? cursor.error("unterminated string", at: stringStart) : .needsMoreInput
         }
         return unit
     }
@@ -178,15 +185,20 @@ extension JSONParser {
         preconditionFailure("String(validating:) and UTF8Text disagree about \(Array(raw))")
     }
 
-    private func validateUTF8(_ cursor: JSONCursor, from start: Int, to end: Int) throws(JSONInterruption) {
+    private func validateUTF8(_ cursor: JSONCursor, from start: Int, to end: Int)
+        throws(JSONInterruption)
+    {
         let raw = UnsafeBufferPointer(rebasing: cursor.bytes[start..<end])
         if let offset = UTF8Text.offsetOfFirstInvalidSequence(in: raw) {
             throw cursor.error("invalid UTF-8 in a string", at: start + offset)
         }
     }
 
-    private func controlCharacter(_ byte: UInt8, in cursor: JSONCursor, at index: Int) -> JSONInterruption {
-        cursor.error("unescaped control character (\(JSONCursor.describe(byte))) in a string", at: index)
+    private func controlCharacter(_ byte: UInt8, in cursor: JSONCursor, at index: Int)
+        -> JSONInterruption
+    {
+        cursor.error(
+            "unescaped control character (\(JSONCursor.describe(byte))) in a string", at: index)
     }
 
     // MARK: - Numbers and literals
@@ -208,7 +220,8 @@ extension JSONParser {
         func skipDigits(after what: String) throws(JSONInterruption) {
             let first = try byte(at: index)
             guard isDigit(first) else {
-                throw cursor.error("expected a digit \(what), found \(JSONCursor.describe(first))", at: index)
+                throw cursor.error(
+                    "expected a digit \(what), found \(JSONCursor.describe(first))", at: index)
             }
             repeat { index += 1 } while isDigit(try byte(at: index))
         }
@@ -228,7 +241,9 @@ extension JSONParser {
         }
         if let exponent = try byte(at: index), exponent | 0x20 == UInt8(ascii: "e") {
             index += 1
-            if let sign = try byte(at: index), sign == JSONByte.plus || sign == JSONByte.minus { index += 1 }
+            if let sign = try byte(at: index), sign == JSONByte.plus || sign == JSONByte.minus {
+                index += 1
+            }
             try skipDigits(after: "in an exponent")
         }
         cursor.index = index

@@ -112,7 +112,9 @@ struct JSONParser {
     ///
     /// - Parameter location: Where `bytes` starts in its input (for error locations).
     /// - Throws: ``JSONSyntaxError``.
-    mutating func parseDocument(_ bytes: UnsafeBufferPointer<UInt8>, at location: JSONLocation = .start)
+    mutating func parseDocument(
+        _ bytes: UnsafeBufferPointer<UInt8>, at location: JSONLocation = .start
+    )
         throws(JSONSyntaxError) -> JSONValue
     {
         var cursor = JSONCursor(bytes: bytes, isFinal: true, at: location)
@@ -120,7 +122,8 @@ struct JSONParser {
             let value = try parseValue(&cursor)
             cursor.skipWhitespace()
             if let extra = try cursor.peek() {
-                throw cursor.error("unexpected text after the JSON value: \(JSONCursor.describe(extra))")
+                throw cursor.error(
+                    "unexpected text after the JSON value: \(JSONCursor.describe(extra))")
             }
             return value
         } catch {
@@ -154,7 +157,9 @@ struct JSONParser {
     mutating func parseKey(_ cursor: inout JSONCursor) throws(JSONInterruption) -> String {
         cursor.skipWhitespace()
         let quote = try cursor.peek()
-        guard quote == JSONByte.quote else { throw cursor.unexpected(quote, expected: "a string key") }
+        guard quote == JSONByte.quote else {
+            throw cursor.unexpected(quote, expected: "a string key")
+        }
         let key = try parseString(&cursor)
         cursor.skipWhitespace()
         let colon = try cursor.peek()

@@ -29,7 +29,10 @@ public struct NDJSONReader: RecordReader {
     }
 
     /// A reader with a read buffer of `bufferCapacity` bytes (small ones test buffer boundaries).
-    init(source: any ByteSource, bufferCapacity: Int, maximumDepth: Int = JSONParser.defaultMaximumDepth) {
+    init(
+        source: any ByteSource, bufferCapacity: Int,
+        maximumDepth: Int = JSONParser.defaultMaximumDepth
+    ) {
         buffer = ReadBuffer(source: source, capacity: bufferCapacity)
         parser = JSONParser(maximumDepth: maximumDepth)
     }
@@ -85,7 +88,8 @@ public struct NDJSONReader: RecordReader {
             var searched = 0
             while true {
                 let window = buffer.window
-                if let end = UnsafeBufferPointer(rebasing: window[searched...]).firstIndex(of: 0x0A) {
+                if let end = UnsafeBufferPointer(rebasing: window[searched...]).firstIndex(of: 0x0A)
+                {
                     return searched + end
                 }
                 searched = window.count

@@ -21,6 +21,9 @@ final class ReadBuffer {
 
     /// Whether the source has reported its end; no refill can add bytes any more.
     private(set) var isExhausted = false
+    /// A read failure that came after some bytes were read: thrown by the next refill, so the
+    /// reader first gets every byte that could be read.
+    private var deferredFailure: InputError?
 
     init(source: any ByteSource, capacity: Int = ReadBuffer.defaultCapacity) {
         precondition(capacity > 0, "capacity must be positive")
@@ -50,9 +53,10 @@ final class ReadBuffer {
     /// Reads more bytes after the current window, keeping the unconsumed ones.
     ///
     /// - Returns: `false` when the source is exhausted and nothing was added.
-    /// - Throws: ``InputError`` when the source fails.
+    /// - Throws: ``InputError`` when the source fails before any byte could be added.
     @discardableResult
     func refill() throws(InputError) -> Bool {
+        if let deferredFailure { throw deferredFailure }
         guard !isExhausted else { return false }
         let pending = end - start
         moveWindowToFront()
@@ -61,7 +65,14 @@ final class ReadBuffer {
         var added = 0
         while added < wanted && end < capacity {
             let free = UnsafeMutableRawBufferPointer(start: storage + end, count: capacity - end)
-            let count = try source.read(into: free)
+            let count: Int
+            do {
+                count = try source.read(into: free)
+            } catch {
+                guard added > 0 else { throw error }
+                deferredFailure = error
+                break
+            }
             if count == 0 {
                 isExhausted = true
                 break

@@ -14,7 +14,8 @@ final class ReplayedInput: ByteSource {
         guard offset < prefix.count else { return try rest.read(into: buffer) }
         let count = min(buffer.count, prefix.count - offset)
         prefix.withUnsafeBytes { bytes in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
+            buffer.copyMemory(
+                from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
         }
         offset += count
         return count

@@ -23,14 +23,17 @@ enum TSVDialect: DelimitedDialect {
             let atEnd = index == bytes.count
             if atEnd && !isFinal { return .needsMoreInput }
             if !atEnd && bytes[index] == DelimitedByte.tab {
-                spans.append(FieldSpan(start: start, end: index, needsDecoding: hasEscapes, isASCII: seen < 0x80))
+                spans.append(
+                    FieldSpan(
+                        start: start, end: index, needsDecoding: hasEscapes, isASCII: seen < 0x80))
                 index += 1
                 continue
             }
             // The last field: drop the carriage return of a CRLF (or of a final CR).
             var end = index
             if end > start && bytes[end - 1] == DelimitedByte.carriageReturn { end -= 1 }
-            spans.append(FieldSpan(start: start, end: end, needsDecoding: hasEscapes, isASCII: seen < 0x80))
+            spans.append(
+                FieldSpan(start: start, end: end, needsDecoding: hasEscapes, isASCII: seen < 0x80))
             return atEnd
                 ? .record(length: index, lineBreaks: 0, problem: nil)
                 : .record(length: index + 1, lineBreaks: 1, problem: nil)

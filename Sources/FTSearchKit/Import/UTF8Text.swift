@@ -42,11 +42,19 @@ enum UTF8Text {
         var highest: UInt8 = 0xBF
         switch bytes[index] {
         case 0xC2...0xDF: continuationCount = 1
-        case 0xE0: continuationCount = 2; lowest = 0xA0
-        case 0xED: continuationCount = 2; highest = 0x9F
+        case 0xE0:
+            continuationCount = 2
+            lowest = 0xA0
+        case 0xED:
+            continuationCount = 2
+            highest = 0x9F
         case 0xE1...0xEF: continuationCount = 2
-        case 0xF0: continuationCount = 3; lowest = 0x90
-        case 0xF4: continuationCount = 3; highest = 0x8F
+        case 0xF0:
+            continuationCount = 3
+            lowest = 0x90
+        case 0xF4:
+            continuationCount = 3
+            highest = 0x8F
         case 0xF1...0xF3: continuationCount = 3
         default: return nil
         }

@@ -7,7 +7,9 @@ enum ReadEvent: Equatable, CustomStringConvertible {
 
     /// A record of string fields, as CSV and TSV produce.
     static func strings(line: Int, _ fields: KeyValuePairs<String, String>) -> ReadEvent {
-        .record(line: line, section: nil, fields: fields.map { JSONMember(key: $0.key, value: .string($0.value)) })
+        .record(
+            line: line, section: nil,
+            fields: fields.map { JSONMember(key: $0.key, value: .string($0.value)) })
     }
 
     /// A recoverable error.
@@ -17,7 +19,8 @@ enum ReadEvent: Equatable, CustomStringConvertible {
 
     /// An error that ends reading.
     static func fatal(line: Int, column: Int? = nil, _ reason: String) -> ReadEvent {
-        .failure(RecordSyntaxError(line: line, column: column, reason: reason, isRecoverable: false))
+        .failure(
+            RecordSyntaxError(line: line, column: column, reason: reason, isRecoverable: false))
     }
 
     var description: String {
@@ -37,7 +40,8 @@ func readEvents(_ reader: inout some RecordReader, limit: Int = 100_000) -> [Rea
     while events.count < limit {
         do {
             guard let record = try reader.nextRecord() else { return events }
-            events.append(.record(line: record.line, section: record.section, fields: record.fields))
+            events.append(
+                .record(line: record.line, section: record.section, fields: record.fields))
         } catch {
             events.append(.failure(error))
             if !error.isRecoverable {

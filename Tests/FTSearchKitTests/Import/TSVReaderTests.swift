@@ -10,15 +10,17 @@ import Testing
     private func read(_ input: [UInt8], chunkSize: Int = 1 << 16, bufferCapacity: Int = 1 << 16)
         -> [ReadEvent]
     {
-        var reader = TSVReader(source: MemoryInput(input, chunkSize: chunkSize), bufferCapacity: bufferCapacity)
+        var reader = TSVReader(
+            source: MemoryInput(input, chunkSize: chunkSize), bufferCapacity: bufferCapacity)
         return readEvents(&reader)
     }
 
     @Test func headerNamesTheFieldsOfEveryLine() {
-        #expect(read("name\tage\nAnn\t31\nBob\t42\n") == [
-            .strings(line: 2, ["name": "Ann", "age": "31"]),
-            .strings(line: 3, ["name": "Bob", "age": "42"]),
-        ])
+        #expect(
+            read("name\tage\nAnn\t31\nBob\t42\n") == [
+                .strings(line: 2, ["name": "Ann", "age": "31"]),
+                .strings(line: 3, ["name": "Bob", "age": "42"]),
+            ])
     }
 
     @Test(arguments: [
@@ -47,17 +49,19 @@ import Testing
     ])
     func lineEndingsAndByteOrderMark(input: String) {
         let events = read(input)
-        #expect(events == [
-            .strings(line: 2, ["a": "1", "b": "2"]),
-            .strings(line: 3, ["a": "3", "b": "4"]),
-        ])
+        #expect(
+            events == [
+                .strings(line: 2, ["a": "1", "b": "2"]),
+                .strings(line: 3, ["a": "3", "b": "4"]),
+            ])
     }
 
     @Test func blankLinesAreSkippedAndCounted() {
-        #expect(read("\na\tb\n\n\r\n1\t2\n\n3\t4\n\n") == [
-            .strings(line: 5, ["a": "1", "b": "2"]),
-            .strings(line: 7, ["a": "3", "b": "4"]),
-        ])
+        #expect(
+            read("\na\tb\n\n\r\n1\t2\n\n3\t4\n\n") == [
+                .strings(line: 5, ["a": "1", "b": "2"]),
+                .strings(line: 7, ["a": "3", "b": "4"]),
+            ])
     }
 
     @Test func loneCarriageReturnIsData() {
@@ -74,24 +78,32 @@ import Testing
     }
 
     @Test func wrongFieldCountIsSkipped() {
-        #expect(read("a\tb\n1\t2\t3\nonly\n4\t5\n") == [
-            .skipped(line: 2, "expected 2 fields, found 3"),
-            .skipped(line: 3, "expected 2 fields, found 1"),
-            .strings(line: 4, ["a": "4", "b": "5"]),
-        ])
+        #expect(
+            read("a\tb\n1\t2\t3\nonly\n4\t5\n") == [
+                .skipped(line: 2, "expected 2 fields, found 3"),
+                .skipped(line: 3, "expected 2 fields, found 1"),
+                .strings(line: 4, ["a": "4", "b": "5"]),
+            ])
     }
 
     @Test func invalidUTF8IsSkippedWithItsColumn() {
-        #expect(read(bytes("a\tb\n1\tx") + [0xED, 0xA0, 0x80] + bytes("\n2\ty\n")) == [
-            .skipped(line: 2, column: 4, "invalid UTF-8"),
-            .strings(line: 3, ["a": "2", "b": "y"]),
-        ])
+        #expect(
+            read(bytes("a\tb\n1\tx") + [0xED, 0xA0, 0x80] + bytes("\n2\ty\n")) == [
+                .skipped(line: 2, column: 4, "invalid UTF-8"),
+                .strings(line: 3, ["a": "2", "b": "y"]),
+            ])
     }
 
     @Test(arguments: [
         (bytes("a\t\tc\n"), ReadEvent.fatal(line: 1, column: 3, "empty field name in field 2")),
-        (bytes("a\tb\ta\n"), .fatal(line: 1, column: 5, "duplicate field name \"a\" in fields 1 and 3")),
-        (bytes("a\\\\\ta\\\n"), .fatal(line: 1, column: 5, #"duplicate field name "a\" in fields 1 and 2"#)),
+        (
+            bytes("a\tb\ta\n"),
+            .fatal(line: 1, column: 5, "duplicate field name \"a\" in fields 1 and 3")
+        ),
+        (
+            bytes("a\\\\\ta\\\n"),
+            .fatal(line: 1, column: 5, #"duplicate field name "a\" in fields 1 and 2"#)
+        ),
         (bytes("a\t") + [0xC0, 0x80] + bytes("\n"), .fatal(line: 1, column: 3, "invalid UTF-8")),
     ])
     func headerErrorsEndReading(input: [UInt8], expected: ReadEvent) {
@@ -121,7 +133,8 @@ import Testing
 
     @Test(arguments: Boundaries.chunkSizes, Boundaries.bufferCapacities)
     func recordsStraddlingBufferBoundaries(chunkSize: Int, bufferCapacity: Int) {
-        #expect(read(Self.everyFeature, chunkSize: chunkSize, bufferCapacity: bufferCapacity)
-            == Self.everyFeatureEvents)
+        #expect(
+            read(Self.everyFeature, chunkSize: chunkSize, bufferCapacity: bufferCapacity)
+                == Self.everyFeatureEvents)
     }
 }
