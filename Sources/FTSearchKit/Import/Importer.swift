@@ -69,6 +69,7 @@ struct Importer {
             do {
                 return try source.reader.nextRecord()
             } catch {
+                if let inputError = error.inputError { throw ImportError.unreadableInput(inputError) }
                 let problem = RecordProblem(path: source.path, line: error.line, column: error.column,
                                             reason: error.reason)
                 try skip(problem, recoverable: error.isRecoverable)
