@@ -144,7 +144,8 @@ struct HistoryClearCommand: ParsableCommand {
         guard context.isStandardInputTerminal else {
             throw ValidationError("Refusing to clear the history without --yes when not on a terminal")
         }
-        let what = entries.map { "all \($0) history entries" } ?? "history entries last used before \(before ?? "")"
+        let what = entries.map { "\($0) history \($0 == 1 ? "entry" : "entries")" }
+            ?? "the history entries last used before \(before ?? "")"
         context.standardError.print("Delete \(what)? [y/N]", terminator: " ")
         guard let answer = context.readLine()?.lowercased(), answer == "y" || answer == "yes" else {
             context.standardError.print("Nothing deleted.")
