@@ -58,21 +58,31 @@ struct QueryCommand: ParsableCommand {
         let kinds: KindSelection = groupBy == nil ? kind : .people
         var results = try index.search(SearchRequest(text: text, kinds: kinds, limit: count ? 0 : (limit == 0 ? nil : limit),
                                                      offset: offset))
-        if shouldRecord(in: context) {
-            try index.history.record(text, kinds: kinds, resultCount: results.total)
-        }
         if count {
             context.standardOutput.print(results.total)
-            return
+        } else {
+            if groupBy == .company {
+                results.hits = Self.sortedByCompany(results.hits)
+            }
+            let format = format ?? (context.isStandardOutputTerminal ? .table : .tsv)
+            var output = SearchResultsOutput(results: results, kinds: kinds,
+                                             highlighter: context.usesColor ? try index.highlighter(for: results) : nil)
+            output.groupsByCompany = groupBy == .company
+            context.standardOutput.write(output.rendered(as: format))
         }
-        if groupBy == .company {
-            results.hits = Self.sortedByCompany(results.hits)
+        if shouldRecord(in: context) {
+            record(results, kinds: kinds, in: index, context: context)
         }
-        let format = format ?? (context.isStandardOutputTerminal ? .table : .tsv)
-        var output = SearchResultsOutput(results: results, kinds: kinds,
-                                         highlighter: context.usesColor ? try index.highlighter(for: results) : nil)
-        output.groupsByCompany = groupBy == .company
-        context.standardOutput.write(output.rendered(as: format))
+    }
+
+    /// Logs the search; a database that cannot be written (read-only, say) costs the history
+    /// entry, not the results.
+    private func record(_ results: SearchResults, kinds: KindSelection, in index: SearchIndex, context: CommandContext) {
+        do {
+            try index.history.record(text, kinds: kinds, resultCount: results.total)
+        } catch {
+            context.standardError.print("warning: the search was not recorded in the history: \(error)")
+        }
     }
 
     private func shouldRecord(in context: CommandContext) -> Bool {

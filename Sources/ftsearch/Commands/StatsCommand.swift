@@ -20,14 +20,16 @@ struct StatsCommand: ParsableCommand {
         let statistics = try global.openIndex(in: context).statistics()
         switch format {
         case .text:
-            var table = TextTable(headers: ["", ""])
-            table.rows = [
-                ["database", statistics.path], ["people", String(statistics.people)],
-                ["animals", String(statistics.animals)], ["history", String(statistics.historyEntries)],
-                ["size", ByteCount(statistics.sizeInBytes).description],
-                ["schema version", String(statistics.schemaVersion)], ["sqlite version", statistics.sqliteVersion],
-            ].map { $0.map { TextTable.Cell(text: $0) } }
-            context.standardOutput.write(String(table.rendered().drop { $0 != "\n" }.dropFirst()))
+            var table = TextTable(headers: ["name", "value"])
+            table.showsHeaders = false
+            table.append(plain: ["database", statistics.path])
+            table.append(plain: ["people", String(statistics.people)])
+            table.append(plain: ["animals", String(statistics.animals)])
+            table.append(plain: ["history", String(statistics.historyEntries)])
+            table.append(plain: ["size", ByteCount(statistics.sizeInBytes).description])
+            table.append(plain: ["schema version", String(statistics.schemaVersion)])
+            table.append(plain: ["sqlite version", statistics.sqliteVersion])
+            context.standardOutput.write(table.rendered())
         case .json:
             var counts = JSONWriter()
             counts.add("people", integer: statistics.people)

@@ -12,6 +12,8 @@ struct TextTable {
     var headers: [String]
     var rows: [[Cell]] = []
     var highlightsMatches = false
+    /// Whether the first line names the columns.
+    var showsHeaders = true
 
     init(headers: [String], highlightsMatches: Bool = false) {
         self.headers = headers
@@ -32,7 +34,7 @@ struct TextTable {
         let widths = headers.indices.map { column in
             rows.reduce(headers[column].count) { max($0, Self.clean($1[column].text).count) }
         }
-        var output = line(headers.map { Cell(text: $0) }, widths: widths)
+        var output = showsHeaders ? line(headers.map { Cell(text: $0) }, widths: widths) : ""
         for row in rows {
             output += line(row, widths: widths)
         }
