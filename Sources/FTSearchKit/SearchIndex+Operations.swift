@@ -55,11 +55,18 @@ extension SearchIndex {
 
 /// What `ftsearch stats` shows.
 public struct IndexStatistics: Sendable, Equatable {
+    /// The database file.
     public var path: String
+    /// The schema version (`PRAGMA user_version`).
     public var schemaVersion: Int
+    /// The version of the SQLite library.
     public var sqliteVersion: String
+    /// The size of the database in bytes.
     public var sizeInBytes: Int
+    /// The number of people.
     public var people: Int
+    /// The number of animals.
     public var animals: Int
+    /// The number of history entries.
     public var historyEntries: Int
 }

@@ -118,6 +118,7 @@ public enum DatabaseOpenError: Error, CustomStringConvertible, Sendable {
     /// A folder for the database could not be created.
     case cannotCreate(path: String, reason: String)
 
+    /// A sentence saying what is wrong, naming the file.
     public var description: String {
         switch self {
         case .missing(let path):

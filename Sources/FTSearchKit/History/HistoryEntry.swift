@@ -1,5 +1,6 @@
 /// One remembered search: every search that normalizes to the same key counts here.
 public struct HistoryEntry: Sendable, Equatable {
+    /// The entry's id, for `history delete`.
     public var id: Int64
     /// The latest spelling of the search.
     public var text: String
@@ -11,7 +12,9 @@ public struct HistoryEntry: Sendable, Equatable {
     public var resultCount: Int
     /// How many times it was searched.
     public var useCount: Int
+    /// When it was first searched.
     public var firstUsed: Timestamp
+    /// When it was last searched.
     public var lastUsed: Timestamp
 }
 
@@ -20,5 +23,6 @@ public struct HistoryEntryNotFound: Error, Equatable, Sendable, CustomStringConv
     /// The id or text asked for.
     public var reference: String
 
+    /// `no history entry with id 7`.
     public var description: String { "no history entry \(reference)" }
 }

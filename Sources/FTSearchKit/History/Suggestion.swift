@@ -10,6 +10,7 @@ public struct Suggestion: Sendable, Equatable {
 
     /// The text to offer.
     public var text: String
+    /// Where the suggestion comes from.
     public var source: Source
     /// For history, how often it was searched; for the index, how many records hold the word.
     public var count: Int
@@ -38,13 +39,18 @@ public struct SuggestionOptions: Sendable, Equatable {
         case all
     }
 
+    /// The most suggestions to return.
     public var limit: Int
+    /// Which kinds' searches and words to draw on.
     public var kinds: KindSelection
+    /// How history entries are ordered.
     public var order: Order
+    /// Which sources to draw on.
     public var sources: Sources
     /// Also suggest past searches that found nothing.
     public var includesEmptyResults: Bool
 
+    /// Creates options; the defaults are those of `ftsearch suggest`.
     public init(limit: Int = 10, kinds: KindSelection = .all, order: Order = .frequency,
                 sources: Sources = .all, includesEmptyResults: Bool = false) {
         self.limit = limit

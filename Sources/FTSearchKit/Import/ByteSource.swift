@@ -15,6 +15,7 @@ public protocol ByteSource: AnyObject {
 
 /// An input that cannot be opened or read.
 public struct InputError: Error, Equatable, Sendable {
+    /// Why an input could not be used.
     public enum Kind: Equatable, Sendable {
         /// No such file.
         case missing
@@ -24,12 +25,14 @@ public struct InputError: Error, Equatable, Sendable {
         case readFailed
     }
 
+    /// Why the input could not be used.
     public var kind: Kind
     /// The path as the user gave it (`-` for standard input).
     public var path: String
     /// The operating system's explanation.
     public var reason: String
 
+    /// Creates an input error.
     public init(kind: Kind, path: String, reason: String) {
         self.kind = kind
         self.path = path
@@ -76,6 +79,7 @@ public final class InputFile: ByteSource {
         if descriptor != STDIN_FILENO { close(descriptor) }
     }
 
+    /// Reads the next bytes of the file with `read(2)`, retrying when interrupted.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         while true {
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
@@ -97,16 +101,19 @@ public final class MemoryInput: ByteSource {
     private let chunkSize: Int
     private var offset = 0
 
+    /// Serves `bytes`, at most `chunkSize` at a time.
     public init(_ bytes: [UInt8], chunkSize: Int = 1 << 16) {
         precondition(chunkSize > 0, "chunkSize must be positive")
         self.bytes = bytes
         self.chunkSize = chunkSize
     }
 
+    /// Serves the UTF-8 bytes of `text`, at most `chunkSize` at a time.
     public convenience init(_ text: String, chunkSize: Int = 1 << 16) {
         self.init(Array(text.utf8), chunkSize: chunkSize)
     }
 
+    /// Copies the next bytes, at most `chunkSize` of them.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         let count = min(buffer.count, chunkSize, bytes.count - offset)
         guard count > 0 else { return 0 }

@@ -112,6 +112,7 @@ public struct RecordValidationError: Error, Equatable, Sendable {
     /// What is wrong, as a short lowercase phrase.
     public var reason: String
 
+    /// Creates an error with its reason.
     public init(_ reason: String) {
         self.reason = reason
     }

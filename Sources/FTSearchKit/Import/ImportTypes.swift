@@ -7,6 +7,7 @@ public struct ImportOptions: Sendable {
     /// Skip invalid records (reporting each) instead of stopping at the first.
     public var skipInvalid: Bool
 
+    /// Creates options; the defaults are those of `ftsearch import`.
     public init(kind: Kind? = nil, replace: Bool = false, skipInvalid: Bool = false) {
         self.kind = kind
         self.replace = replace
@@ -20,8 +21,10 @@ public struct ImportSource {
     public var path: String
     /// The total size in bytes, when known (for progress reports).
     public var size: Int64?
+    /// The reader of the input's records.
     public var reader: any RecordReader
 
+    /// Creates a source.
     public init(path: String, size: Int64? = nil, reader: any RecordReader) {
         self.path = path
         self.size = size
@@ -38,6 +41,7 @@ public struct ImportSummary: Sendable, Equatable {
     /// Invalid records skipped (with `skipInvalid`).
     public var skipped = 0
 
+    /// Creates an empty summary.
     public init() {}
 
     /// The kinds that received records, in a fixed order.
@@ -58,11 +62,16 @@ public struct ImportProgress: Sendable {
 
 /// A record that could not be imported, located in its file: `people.csv:12: expected 3 fields, found 4`.
 public struct RecordProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The input, as the user named it.
     public var path: String
+    /// The 1-based physical line of the record.
     public var line: Int
+    /// The 1-based column of the problem, where it helps.
     public var column: Int?
+    /// What is wrong, as a short lowercase phrase.
     public var reason: String
 
+    /// Creates a problem report.
     public init(path: String, line: Int, column: Int? = nil, reason: String) {
         self.path = path
         self.line = line
@@ -70,6 +79,7 @@ public struct RecordProblem: Error, Equatable, Sendable, CustomStringConvertible
         self.reason = reason
     }
 
+    /// `FILE:LINE[:COLUMN]: reason`.
     public var description: String {
         "\(path):\(line):" + (column.map { "\($0):" } ?? "") + " \(reason)"
     }
@@ -84,6 +94,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An input could not be opened or read.
     case unreadableInput(InputError)
 
+    /// A sentence saying what is wrong, naming the file.
     public var description: String {
         switch self {
         case .invalidRecord(let problem):

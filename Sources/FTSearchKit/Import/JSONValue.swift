@@ -14,9 +14,12 @@ public enum JSONValue: Hashable, Sendable {
 
 /// One `"key": value` member of a JSON object.
 public struct JSONMember: Hashable, Sendable {
+    /// The member's name.
     public var key: String
+    /// The member's value.
     public var value: JSONValue
 
+    /// Creates a member.
     public init(key: String, value: JSONValue) {
         self.key = key
         self.value = value

@@ -29,6 +29,7 @@ public struct RecordSyntaxError: Error, Equatable, Sendable {
     /// reader; such errors are never recoverable.
     public var inputError: InputError?
 
+    /// Creates an error located at `line` (and `column`).
     public init(
         line: Int, column: Int? = nil, reason: String, isRecoverable: Bool,
         inputError: InputError? = nil

@@ -8,6 +8,7 @@ public struct SourceRecord: Sendable {
     /// The record's fields in input order. CSV and TSV fields are always strings.
     public var fields: [JSONMember]
 
+    /// Creates a record found at `line`.
     public init(line: Int, section: String? = nil, fields: [JSONMember]) {
         self.line = line
         self.section = section

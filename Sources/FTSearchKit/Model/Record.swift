@@ -1,5 +1,6 @@
 /// A person or an animal: its searchable fields and any extra fields it came with.
 public struct Record: Sendable, Equatable {
+    /// Whether the record is a person or an animal.
     public var kind: Kind
     /// The record's id; `nil` for a new record that has not been stored yet.
     public var id: Int64?
@@ -8,6 +9,7 @@ public struct Record: Sendable, Equatable {
     /// Every other field of the input, with its JSON type, in input order.
     public var extraFields: [JSONMember]
 
+    /// Creates a record; `searchableValues` must match `kind.searchableFields`.
     public init(kind: Kind, id: Int64? = nil, searchableValues: [String], extraFields: [JSONMember] = []) {
         precondition(searchableValues.count == kind.searchableFields.count,
                      "a \(kind.singularNoun) has \(kind.searchableFields.count) searchable fields")

@@ -10,6 +10,7 @@ public struct Timestamp: Comparable, Hashable, Sendable, CustomStringConvertible
     /// Milliseconds since the Unix epoch.
     public var millisecondsSinceEpoch: Int64
 
+    /// Creates a timestamp from milliseconds since the Unix epoch.
     public init(millisecondsSinceEpoch: Int64) {
         self.millisecondsSinceEpoch = millisecondsSinceEpoch
     }
@@ -21,6 +22,7 @@ public struct Timestamp: Comparable, Hashable, Sendable, CustomStringConvertible
         return Timestamp(millisecondsSinceEpoch: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
     }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.millisecondsSinceEpoch < rhs.millisecondsSinceEpoch
     }

@@ -15,30 +15,37 @@ public protocol DatabaseValueConvertible {
 }
 
 extension DatabaseValue: DatabaseValueConvertible {
+    /// The value itself.
     public var databaseValue: DatabaseValue { self }
 }
 
 extension String: DatabaseValueConvertible {
+    /// The string as text.
     public var databaseValue: DatabaseValue { .text(self) }
 }
 
 extension Substring: DatabaseValueConvertible {
+    /// The substring as text.
     public var databaseValue: DatabaseValue { .text(String(self)) }
 }
 
 extension Int: DatabaseValueConvertible {
+    /// The integer.
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 }
 
 extension Int64: DatabaseValueConvertible {
+    /// The integer.
     public var databaseValue: DatabaseValue { .integer(self) }
 }
 
 extension Double: DatabaseValueConvertible {
+    /// The double as a real number.
     public var databaseValue: DatabaseValue { .real(self) }
 }
 
 extension Bool: DatabaseValueConvertible {
+    /// `1` for true, `0` for false (SQLite has no boolean type).
     public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
 }
 

@@ -7,13 +7,16 @@
 public struct Migrator: Sendable {
     /// One named schema change.
     public struct Migration: Sendable {
+        /// What the migration does, for people reading the code.
         public let name: String
+        /// Applies the migration; runs inside a transaction.
         public let apply: @Sendable (Database) throws -> Void
     }
 
     /// The migrations, oldest first; migration `n` (0-based) brings the schema to version `n + 1`.
     public private(set) var migrations: [Migration] = []
 
+    /// Creates an empty migrator.
     public init() {}
 
     /// Appends a migration.
@@ -61,10 +64,14 @@ public struct Migrator: Sendable {
 
 /// A database written by a newer version of the program, which this one must not change.
 public struct SchemaVersionError: Error, CustomStringConvertible, Sendable {
+    /// The database file.
     public let path: String
+    /// The schema version found in the file.
     public let found: Int
+    /// The newest schema version this program knows.
     public let supported: Int
 
+    /// A sentence saying what is wrong and what to do.
     public var description: String {
         "\(path) has schema version \(found), but this ftsearch supports up to \(supported); "
             + "upgrade ftsearch to use it"

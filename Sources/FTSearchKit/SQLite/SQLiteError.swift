@@ -12,6 +12,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The SQL being executed, if any.
     public let sql: String?
 
+    /// Creates an error from its parts.
     public init(extendedResultCode: Int32, message: String, sql: String? = nil) {
         self.extendedResultCode = extendedResultCode
         self.message = message
@@ -32,6 +33,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
          SQLITE_LOCKED].contains(resultCode)
     }
 
+    /// `SQLite error CODE: MESSAGE - while executing `SQL``.
     public var description: String {
         var text = "SQLite error \(extendedResultCode): \(message)"
         if let sql { text += " - while executing `\(sql)`" }

@@ -9,6 +9,7 @@ public struct SearchRequest: Sendable, Equatable {
     /// How many ranked results to skip.
     public var offset: Int
 
+    /// Creates a request; `limit` and `offset` must not be negative.
     public init(text: String, kinds: KindSelection = .all, limit: Int? = 20, offset: Int = 0) {
         precondition(limit.map { $0 >= 0 } ?? true, "limit must not be negative")
         precondition(offset >= 0, "offset must not be negative")
@@ -36,6 +37,7 @@ public struct SearchResults: Sendable, Equatable {
 
 /// One matching record and its relevance.
 public struct SearchHit: Sendable, Equatable {
+    /// The matching person or animal, with all its fields.
     public var record: Record
     /// The bm25 relevance with field weights; higher is better (0 when listing everything).
     public var score: Double
