@@ -52,30 +52,28 @@ public final class SearchIndex {
         try prepareConnection()
     }
 
+    /// Sets the connection up, refuses files that are not ftsearch databases or come from a
+    /// newer version, and migrates older ones; reads the schema version once.
     private func prepareConnection() throws {
         do {
             try database.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
-            try requireFTSearchSchema()
+            let version = try Migrator.version(of: database)
+            if version > Schema.migrator.latestVersion {
+                throw SchemaVersionError(path: path, found: version, supported: Schema.migrator.latestVersion)
+            }
+            if version == 0, try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema") ?? 0 > 0 {
+                throw DatabaseOpenError.notADatabase(path: path, reason: "it holds tables of another program")
+            }
             if try database.fetchText(sql: "PRAGMA journal_mode") != "wal" {
                 try database.execute(sql: "PRAGMA journal_mode = WAL")
             }
-            if try Schema.migrator.needsMigration(database) {
+            if version < Schema.migrator.latestVersion {
                 try Schema.migrator.migrate(database)
             }
         } catch let error as SQLiteError where error.isCorruption {
             throw DatabaseOpenError.notADatabase(path: path, reason: error.message)
         } catch let error as SchemaVersionError {
             throw DatabaseOpenError.newerSchema(error)
-        }
-    }
-
-    /// Refuses files that are SQLite databases of some other program, or of a newer ftsearch.
-    private func requireFTSearchSchema() throws {
-        try Schema.migrator.checkCompatibility(of: database)
-        let version = try Migrator.version(of: database)
-        let tables = try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema") ?? 0
-        if version == 0 && tables > 0 {
-            throw DatabaseOpenError.notADatabase(path: path, reason: "it holds tables of another program")
         }
     }
 

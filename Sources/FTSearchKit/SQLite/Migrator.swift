@@ -55,11 +55,6 @@ public struct Migrator: Sendable {
             throw SchemaVersionError(path: database.path, found: version, supported: latestVersion)
         }
     }
-
-    /// Whether `database` needs migrations applied.
-    public func needsMigration(_ database: Database) throws -> Bool {
-        try Self.version(of: database) < latestVersion
-    }
 }
 
 /// A database written by a newer version of the program, which this one must not change.

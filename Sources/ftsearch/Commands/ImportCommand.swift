@@ -68,10 +68,10 @@ struct ImportCommand: ParsableCommand {
         let parts = summary.kinds.map { kind -> String in
             let updated = summary.updated[kind, default: 0]
             let total = summary.inserted[kind, default: 0] + updated
-            return "\(total) \(total == 1 ? kind.singularNoun : kind.rawValue)" + (updated > 0 ? " (\(updated) updated)" : "")
+            return "\(Grouped(total)) \(total == 1 ? kind.singularNoun : kind.rawValue)" + (updated > 0 ? " (\(Grouped(updated)) updated)" : "")
         }
         let what = parts.isEmpty ? "nothing" : parts.joined(separator: " and ")
-        let skipped = summary.skipped > 0 ? ", skipped \(summary.skipped)" : ""
+        let skipped = summary.skipped > 0 ? ", skipped \(Grouped(summary.skipped))" : ""
         return "Imported \(what)\(skipped), in \(Fixed(seconds, decimals: 2)) s."
     }
 }

@@ -1,0 +1,38 @@
+import Testing
+@testable import FTSearchKit
+
+@Suite struct MigratorTests {
+    private func migrator(failingAt failing: Int? = nil) -> Migrator {
+        var migrator = Migrator()
+        for step in 1...3 {
+            migrator.registerMigration("step \(step)") { database in
+                try database.execute(sql: "CREATE TABLE t\(step)(x)")
+                if step == failing { try database.execute(sql: "SELECT no_such_function()") }
+            }
+        }
+        return migrator
+    }
+
+    @Test func appliesEachMigrationOnceInOrder() throws {
+        let database = try Database(path: ":memory:")
+        try migrator().migrate(database)
+        #expect(try Migrator.version(of: database) == 3)
+        try migrator().migrate(database)  // nothing left to do: the CREATE TABLEs would fail if rerun
+        #expect(try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema") == 3)
+    }
+
+    @Test func failedMigrationIsRolledBackAndStopsAtTheLastGoodVersion() throws {
+        let database = try Database(path: ":memory:")
+        #expect(throws: SQLiteError.self) { try migrator(failingAt: 2).migrate(database) }
+        #expect(try Migrator.version(of: database) == 1)
+        #expect(try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema WHERE name = 't2'") == 0)
+    }
+
+    @Test func newerDatabaseIsRefusedUntouched() throws {
+        let database = try Database(path: ":memory:")
+        try database.execute(sql: "PRAGMA user_version = 7")
+        let error = try #require(throws: SchemaVersionError.self) { try migrator().migrate(database) }
+        #expect(error.found == 7 && error.supported == 3)
+        #expect(try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema") == 0)
+    }
+}
