@@ -10,7 +10,7 @@
 /// // "o"* "brien"* "and"*
 /// ```
 public struct SearchPattern: Equatable, Sendable {
-    /// The folded tokens of the text, in order.
+    /// The distinct folded tokens of the text, in order of first appearance (`ann ann` is `ann`).
     public let tokens: [String]
 
     /// Creates a pattern that matches records where every token of `text` is a prefix of some
@@ -22,7 +22,8 @@ public struct SearchPattern: Equatable, Sendable {
     /// Creates a pattern from already folded tokens; `nil` when there are none.
     public init?(tokens: [String]) {
         guard !tokens.isEmpty else { return nil }
-        self.tokens = tokens
+        var seen = Set<String>()
+        self.tokens = tokens.filter { seen.insert($0).inserted }
     }
 
     /// Every token as a prefix, all required: `"ann"* "mul"*`.

@@ -127,6 +127,11 @@ import Testing
         #expect(SearchPattern.quoted("a\"b") == "\"a\"\"b\"")
     }
 
+    @Test func repeatedTokensCountOnce() throws {
+        let pattern = try #require(SearchPattern(tokens: ["ann", "smith", "ann"]))
+        #expect(pattern.tokens == ["ann", "smith"])
+    }
+
     @Test func noTokensMeansNoPattern() {
         #expect(SearchPattern(tokens: []) == nil)
     }
