@@ -43,7 +43,10 @@ public final class Statement {
         case .null: code = sqlite3_bind_null(handle, index)
         case .integer(let integer): code = sqlite3_bind_int64(handle, index, integer)
         case .real(let real): code = sqlite3_bind_double(handle, index, real)
-        case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+        case .text(let text):
+            // Bound with its byte count: as a C string (-1), text would end at its first NUL.
+            try bind(text, at: index)
+            return
         case .blob(let bytes):
             code = bytes.withUnsafeBytes {
                 sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlite_transient())

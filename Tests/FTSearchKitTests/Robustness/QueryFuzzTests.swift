@@ -1,0 +1,284 @@
+import Testing
+
+@testable import FTSearchKit
+
+/// Thousands of random Unicode queries — every FTS5 operator and punctuation, quotes, NUL,
+/// combining marks, emoji, right-to-left text — through `search` and `suggestions` on a small
+/// dataset of equally hostile names. Nothing may throw, and the results must agree with a
+/// reference matcher written from the README's rules: split the query and every field into
+/// tokens (with the index's own tokenizer: this checks matching and ranking, not tokenizing),
+/// and match a record when every query token is a byte prefix of one of its tokens.
+///
+/// Scale with `FTSEARCH_STRESS_ITERATIONS`, replay with `FTSEARCH_FUZZ_SEED`.
+@Suite struct QueryFuzzTests {
+    static let searchCount = FuzzSettings.iterations(3000)
+    static let suggestionCount = FuzzSettings.iterations(1500)
+
+    /// Name parts: ordinary, accented, other scripts, operators and punctuation as names.
+    static let nameParts = [
+        "Ann", "Anna", "Annabelle", "Annex", "Zoë", "Zoe", "ZOË", "Seán", "Müller", "Ødegaard",
+        "Łukasz", "O'Brien", "Mary-Jane", "Smith", "AND", "NOT", "Near", "or", "x*", "a\"b",
+        "e\u{301}mile",
+        "ﬁona", "Straße", "İlker", "ılık", "李小龍", "Ξένια", "محمد", "שרה", "😀Joy", "3M", "42",
+        "R2-D2",
+        "Nul\u{0}l", "Ünal", "(Inc.)", "^caret", "col:on", "{brace}", "née", "NÉE", "ǅemal", "Ⅻ",
+        "①",
+    ]
+
+    let directory: TemporaryDirectory
+    let index: SearchIndex
+    let reference: ReferenceMatcher
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        index = try SearchIndex.temporary(in: directory)
+        var random = SeededGenerator(seed: FuzzSettings.seed("query-dataset", 0))
+        func name() -> String {
+            (0..<Int.random(in: 1...3, using: &random)).map { _ in random.pick(Self.nameParts) }
+                .joined(separator: random.pick([" ", "-", "'", "", " & ", ", "]))
+        }
+        var people: [(String, String, String)] = []
+        for _ in 0..<60 {
+            people.append(
+                (name(), random.chance(0.2) ? "" : name(), random.chance(0.3) ? "" : name()))
+        }
+        // Every person needs a first or last name.
+        people = people.map { $0.0.isEmpty && $0.1.isEmpty ? ("Ann", $0.1, $0.2) : $0 }
+        let animals = (0..<20).map { _ in name() }
+        try index.importPeople(people)
+        try index.importAnimals(animals)
+        reference = ReferenceMatcher(
+            tokenizer: try index.tokenizer,
+            records: people.enumerated().map {
+                ReferenceMatcher.Entry(
+                    kind: .people, id: Int64($0 + 1), fields: [$1.0, $1.1, $1.2])
+            }
+                + animals.enumerated().map {
+                    ReferenceMatcher.Entry(kind: .animals, id: Int64($0 + 1), fields: [$1])
+                })
+    }
+
+    /// A query built from hostile pieces and pieces of the dataset's names, so that it often
+    /// matches something.
+    static func query(using random: inout SeededGenerator) -> String {
+        (0..<Int.random(in: 0...5, using: &random)).map { _ in
+            if random.chance(0.5) { return HostileText.random(using: &random, maximumPieces: 2) }
+            let part = random.pick(nameParts)
+            let length = Int.random(in: 0...part.count, using: &random)
+            let piece = String(part.prefix(length))
+            return random.chance(0.3) ? piece.uppercased() : piece
+        }.joined(
+            separator: random.pick([" ", "", "  ", "\t", "-", "\"", " AND ", " OR ", " NOT ", "*"]))
+    }
+
+    @Test func searchAgreesWithTheReferenceMatcher() throws {
+        var failures = 0
+        for index in 0..<Self.searchCount where failures < 5 {
+            let seed = FuzzSettings.seed("search", index)
+            var random = SeededGenerator(seed: seed)
+            let text = Self.query(using: &random)
+            let kinds = random.pick([KindSelection.all, .people, .animals])
+            do {
+                let problems = try check(text, kinds: kinds, using: &random)
+                if !problems.isEmpty {
+                    failures += 1
+                    Issue.record(
+                        "seed \(seed), query \(text.debugDescription), \(kinds): \(problems.joined(separator: "; "))"
+                    )
+                }
+            } catch {
+                failures += 1
+                Issue.record("seed \(seed), query \(text.debugDescription) threw \(error)")
+            }
+        }
+    }
+
+    private func check(_ text: String, kinds: KindSelection, using random: inout SeededGenerator)
+        throws -> [String]
+    {
+        var problems: [String] = []
+        let all = try index.search(SearchRequest(text: text, kinds: kinds, limit: nil))
+        let expected = reference.matches(text, kinds: kinds.kinds)
+        if all.total != expected.count {
+            problems.append("total \(all.total), expected \(expected.count)")
+        }
+        let found = Set(
+            all.hits.map { ReferenceMatcher.Key(kind: $0.record.kind, id: $0.record.id ?? -1) })
+        if found != Set(expected.keys) {
+            problems.append(
+                "ids differ: extra \(found.subtracting(expected.keys)), missing \(Set(expected.keys).subtracting(found))"
+            )
+        }
+        for (position, hit) in all.hits.enumerated() {
+            let key = ReferenceMatcher.Key(kind: hit.record.kind, id: hit.record.id ?? -1)
+            if let whole = expected[key], whole != hit.wholeTokenMatches {
+                problems.append(
+                    "\(key) matches \(hit.wholeTokenMatches) whole tokens, expected \(whole)")
+            }
+            guard position > 0 else { continue }
+            let previous = all.hits[position - 1]
+            if previous.wholeTokenMatches < hit.wholeTokenMatches
+                || (previous.wholeTokenMatches == hit.wholeTokenMatches
+                    && previous.score < hit.score - 1e-9)
+            {
+                problems.append(
+                    "hit \(position) (\(hit.wholeTokenMatches), \(hit.score)) ranks below (\(previous.wholeTokenMatches), \(previous.score))"
+                )
+            }
+        }
+        // A page is the same slice of the full ranking.
+        let limit = Int.random(in: 0...5, using: &random)
+        let offset = Int.random(in: 0...6, using: &random)
+        let page = try index.search(
+            SearchRequest(text: text, kinds: kinds, limit: limit, offset: offset))
+        let slice = all.hits.dropFirst(offset).prefix(limit == 0 ? 0 : limit)
+        if page.total != all.total || page.hits != Array(slice) {
+            problems.append("page limit \(limit) offset \(offset) differs from the full ranking")
+        }
+        return problems
+    }
+
+    @Test func suggestionsNeverFailAndCompleteThePrefix() throws {
+        let history = try index.history
+        var failures = 0
+        for index in 0..<Self.suggestionCount where failures < 5 {
+            let seed = FuzzSettings.seed("suggest", index)
+            var random = SeededGenerator(seed: seed)
+            let prefix = Self.query(using: &random)
+            let options = SuggestionOptions(
+                limit: Int.random(in: 1...12, using: &random),
+                kinds: random.pick([.all, .people, .animals]),
+                order: random.pick(SuggestionOptions.Order.allCases),
+                sources: random.pick(SuggestionOptions.Sources.allCases),
+                includesEmptyResults: random.chance(0.5))
+            do {
+                // Half the prefixes are searched first, so history holds hostile text too.
+                if random.chance(0.5) {
+                    try history.record(
+                        prefix, kinds: options.kinds,
+                        resultCount: Int.random(in: 0...3, using: &random))
+                }
+                let suggestions = try self.index.suggestions(forPrefix: prefix, options: options)
+                let problems = try check(suggestions, for: prefix, options: options)
+                if !problems.isEmpty {
+                    failures += 1
+                    Issue.record(
+                        "seed \(seed), prefix \(prefix.debugDescription), \(options): \(problems.joined(separator: "; "))"
+                    )
+                }
+            } catch {
+                failures += 1
+                Issue.record("seed \(seed), prefix \(prefix.debugDescription) threw \(error)")
+            }
+        }
+    }
+
+    private func check(_ suggestions: [Suggestion], for prefix: String, options: SuggestionOptions)
+        throws -> [String]
+    {
+        var problems: [String] = []
+        if suggestions.count > options.limit {
+            problems.append("\(suggestions.count) suggestions, limit \(options.limit)")
+        }
+        let tokenizer = try index.tokenizer
+        let key = Array((" " + HistoryKey.normalizePrefix(prefix, tokenizer: tokenizer)).utf8)
+        for suggestion in suggestions where suggestion.source == .history {
+            let text = Array(
+                (" " + HistoryKey.normalize(suggestion.text, tokenizer: tokenizer)).utf8)
+            if !text.contains(subsequence: key) {
+                problems.append(
+                    "history suggestion \(suggestion.text.debugDescription) does not complete the prefix"
+                )
+            }
+        }
+        if options.sources == .index {
+            let expected = reference.vocabularySuggestions(
+                forPrefix: prefix, kinds: options.kinds.kinds, limit: options.limit)
+            let actual = suggestions.map { ReferenceMatcher.Word(text: $0.text, count: $0.count) }
+            if actual != expected {
+                problems.append("index suggestions \(actual), expected \(expected)")
+            }
+        }
+        return problems
+    }
+}
+
+/// The README's matching rules, written as plainly as possible.
+struct ReferenceMatcher {
+    struct Entry {
+        var kind: Kind
+        var id: Int64
+        var fields: [String]
+    }
+
+    struct Key: Hashable, CustomStringConvertible {
+        var kind: Kind
+        var id: Int64
+        var description: String { "\(kind.rawValue) \(id)" }
+    }
+
+    struct Word: Equatable, CustomStringConvertible {
+        var text: String
+        var count: Int
+        var description: String { "\(text.debugDescription)×\(count)" }
+    }
+
+    let tokenizer: FTS5Tokenizer
+    let records: [Entry]
+
+    func tokens(_ text: String) -> [[UInt8]] {
+        tokenizer.tokens(in: text).map { Array($0.text.utf8) }
+    }
+
+    /// The matching records, each with how many query tokens it holds as whole words.
+    func matches(_ text: String, kinds: [Kind]) -> [Key: Int] {
+        let candidates = records.filter { kinds.contains($0.kind) }
+        if text.allSatisfy(\.isWhitespace) {
+            return Dictionary(
+                uniqueKeysWithValues: candidates.map { (Key(kind: $0.kind, id: $0.id), 0) })
+        }
+        let queryTokens = tokens(text)
+        guard !queryTokens.isEmpty else { return [:] }
+        var result: [Key: Int] = [:]
+        for record in candidates {
+            let recordTokens = record.fields.flatMap(tokens)
+            let everyTokenIsAPrefix = queryTokens.allSatisfy { query in
+                recordTokens.contains { $0.starts(with: query) }
+            }
+            if everyTokenIsAPrefix {
+                result[Key(kind: record.kind, id: record.id)] =
+                    queryTokens.filter { recordTokens.contains($0) }.count
+            }
+        }
+        return result
+    }
+
+    /// Index words starting with the prefix's last token, the words held by most records first
+    /// (then in byte order), after the prefix's earlier tokens.
+    func vocabularySuggestions(forPrefix prefix: String, kinds: [Kind], limit: Int) -> [Word] {
+        let prefixTokens = tokens(prefix)
+        guard let last = prefixTokens.last, prefix.last?.isWhitespace != true else { return [] }
+        var counts: [[UInt8]: Int] = [:]
+        for record in records where kinds.contains(record.kind) {
+            for token in Set(record.fields.flatMap(tokens)) where token.starts(with: last) {
+                counts[token, default: 0] += 1
+            }
+        }
+        let lead = prefixTokens.dropLast().map { String(decoding: $0, as: UTF8.self) + " " }
+            .joined()
+        return counts.sorted {
+            $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key)
+        }
+        .prefix(limit)
+        .map { Word(text: lead + String(decoding: $0.key, as: UTF8.self), count: $0.value) }
+    }
+}
+
+extension Array where Element == UInt8 {
+    func contains(subsequence needle: [UInt8]) -> Bool {
+        guard needle.count <= count else { return false }
+        return (0...(count - needle.count)).contains {
+            self[$0..<($0 + needle.count)].elementsEqual(needle)
+        }
+    }
+}

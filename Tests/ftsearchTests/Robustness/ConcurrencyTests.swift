@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Several processes search (logging history) while another imports: every query succeeds,
+/// every search is counted exactly once, the import completes.
+///
+/// Default: 4 querying processes, each running queries until the import of 60,000 records has
+/// finished (and at least 3 times); scaled by `FTSEARCH_STRESS_ITERATIONS`.
+@Suite struct ConcurrencyTests {
+    static let querierCount = 4
+    static let recordCount = min(60_000 * StressSettings.scale, 200_000)
+    static let minimumRounds = StressSettings.iterations(3)
+
+    @Test func queriesWhileImportingAllSucceedAndAreCountedExactly() throws {
+        let ftsearch = try FTSearchRunner()
+        try ftsearch.run([
+            "import", FTSearchRunner.fixture("people.json"), FTSearchRunner.fixture("animals.json"),
+        ])
+        let file = try ftsearch.writePeople(Self.recordCount, to: "large.ndjson")
+        let done = ftsearch.directory + "/import-done"
+
+        let importer = try ftsearch.start(["import", "--quiet", file])
+        var queriers: [(Process, Pipe)] = []
+        for number in 0..<Self.querierCount {
+            // Each round: a search shared by every process, one of its own, and a suggestion.
+            let script = """
+                i=0
+                while [ ! -e "$DONE" ] || [ $i -lt \(Self.minimumRounds) ]; do
+                    "$FTSEARCH" query 'Shared Search' >/dev/null || { echo "shared failed: $?" >&2; exit 1; }
+                    "$FTSEARCH" query "process \(number) ann" --kind people >/dev/null || { echo "own failed: $?" >&2; exit 1; }
+                    "$FTSEARCH" suggest pro >/dev/null || { echo "suggest failed: $?" >&2; exit 1; }
+                    i=$((i+1))
+                done
+                echo $i
+                """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", script]
+            process.environment = ftsearch.environment.merging(
+                ["FTSEARCH": FTSearchRunner.executable.path, "DONE": done]) { $1 }
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.standardError
+            try process.run()
+            queriers.append((process, output))
+        }
+        importer.waitUntilExit()
+        #expect(importer.terminationReason == .exit && importer.terminationStatus == 0)
+        FileManager.default.createFile(atPath: done, contents: nil)
+
+        var rounds: [Int] = []
+        for (process, output) in queriers {
+            let text = String(
+                decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "a querying process failed")
+            rounds.append(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1)
+        }
+
+        let history = try ftsearch.output(["history", "--limit", "0", "--format", "tsv"])
+        var counts: [String: Int] = [:]
+        for line in history.split(separator: "\n").dropFirst() {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+            counts[String(columns[1])] = Int(columns[2])
+        }
+        #expect(
+            counts["Shared Search"] == rounds.reduce(0, +), "rounds \(rounds), history \(counts)")
+        for (number, count) in rounds.enumerated() {
+            #expect(
+                counts["process \(number) ann"] == count,
+                "process \(number): \(count) rounds, history \(counts)")
+        }
+        #expect(try FTSearchRunner.counts(at: ftsearch.databasePath) == (12 + Self.recordCount, 5))
+        let check = try ftsearch.run(["check"])
+        #expect(check.exitCode == 0, "\(check.summary)")
+        print(
+            "ConcurrencyTests: \(Self.querierCount) processes ran \(rounds) rounds of 3 commands during an import of \(Self.recordCount) records"
+        )
+    }
+}

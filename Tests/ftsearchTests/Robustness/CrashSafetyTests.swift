@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// `ftsearch import` killed with SIGKILL at random moments — while it opens or creates the
+/// database, streams records, commits or checkpoints — many times over the same database: after
+/// every kill the database passes `ftsearch check` and holds either none or all of that import's
+/// records.
+///
+/// Default: 20 kills during imports of 30,000 records; `FTSEARCH_STRESS_ITERATIONS=10` makes it
+/// 200 kills during imports of 200,000 records. Kill moments come from `FTSEARCH_FUZZ_SEED`.
+@Suite struct CrashSafetyTests {
+    static let recordCount = min(30_000 * StressSettings.scale, 200_000)
+    static let killCount = StressSettings.iterations(20)
+
+    @Test func killedImportsLeaveAllOrNothing() throws {
+        let ftsearch = try FTSearchRunner()
+        let file = try ftsearch.writePeople(Self.recordCount, to: "large.ndjson")
+        let n = Self.recordCount
+        // One whole import, to time it (and to check that it completes).
+        let started = Date()
+        let whole = try ftsearch.run(["import", "--quiet", file])
+        let duration = Date().timeIntervalSince(started)
+        #expect(whole.exitCode == 0, "\(whole.summary)")
+        #expect(try FTSearchRunner.counts(at: ftsearch.databasePath).people == n)
+
+        var random = SplitMix64(seed: StressSettings.seed)
+        var killedMidway = 0
+        for kill in 0..<Self.killCount {
+            let exists = FileManager.default.fileExists(atPath: ftsearch.databasePath)
+            let before = exists ? try FTSearchRunner.counts(at: ftsearch.databasePath).people : 0
+            // Mostly anywhere in the import; sometimes in its first milliseconds, when it opens,
+            // creates or migrates the database.
+            let delay =
+                random.next() % 5 == 0
+                ? Double.random(in: 0...0.03, using: &random)
+                : Double.random(in: 0...(duration * 1.1), using: &random)
+            let process = try ftsearch.start(["import", "--quiet", file])
+            usleep(UInt32(delay * 1_000_000))
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let wasKilled = process.terminationReason == .uncaughtSignal
+            if wasKilled { killedMidway += 1 }
+            let context = "kill \(kill) after \(delay) s (seed \(StressSettings.seed))"
+
+            guard FileManager.default.fileExists(atPath: ftsearch.databasePath) else {
+                #expect(wasKilled && !exists, "\(context): the database disappeared")
+                continue
+            }
+            let check = try ftsearch.run(["check"])
+            #expect(
+                check.exitCode == 0 && check.standardOutput == "ok\n",
+                "\(context): \(check.summary)")
+            let after = try FTSearchRunner.counts(at: ftsearch.databasePath).people
+            if wasKilled {
+                #expect(
+                    after == before || after == before + n,
+                    "\(context): \(before) → \(after) people")
+            } else {
+                #expect(
+                    process.terminationStatus == 0 && after == before + n,
+                    "\(context): \(before) → \(after)")
+            }
+            // Keep the database small enough to check quickly: start again from nothing, which
+            // also lets the next kill land while the database is being created.
+            if after >= 2 * n {
+                for suffix in ["", "-wal", "-shm"] {
+                    try? FileManager.default.removeItem(atPath: ftsearch.databasePath + suffix)
+                }
+            }
+        }
+        // Most kills must have landed during an import, or the test proves little.
+        #expect(
+            killedMidway * 2 >= Self.killCount,
+            "only \(killedMidway) of \(Self.killCount) kills were mid-import")
+        print(
+            "CrashSafetyTests: \(killedMidway) of \(Self.killCount) kills landed mid-import of \(n) records"
+        )
+    }
+}
