@@ -1,3 +1,4 @@
+import CSQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,7 +49,7 @@ public final class SearchIndex {
             guard mode == .createIfMissing else { throw DatabaseOpenError.missing(path: path) }
             try Self.createParentDirectories(of: path)
         }
-        database = try Database(path: path)
+        database = try Self.openDatabase(at: path)
         try prepareConnection()
     }
 
@@ -92,6 +93,27 @@ public final class SearchIndex {
         get throws { try Migrator.version(of: database) }
     }
 
+    private static func openDatabase(at path: String) throws -> Database {
+        let failure: SQLiteError
+        do {
+            return try Database(path: path)
+        } catch {
+            failure = error
+        }
+        guard failure.resultCode == SQLITE_CANTOPEN else { throw failure }
+        let message = failure.message
+        throw DatabaseOpenError.cannotOpen(path: path, reason: whyUnopenable(path) ?? message)
+    }
+
+    /// Why the operating system would refuse to open or create `path`, when it can tell.
+    private static func whyUnopenable(_ path: String) -> String? {
+        if access(path, F_OK) == 0 {
+            return access(path, R_OK | W_OK) == 0 ? nil : "permission denied"
+        }
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        return access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0 ? nil : "the folder is not writable"
+    }
+
     private static func createParentDirectories(of path: String) throws {
         var prefix = ""
         let components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
@@ -115,6 +137,8 @@ public enum DatabaseOpenError: Error, CustomStringConvertible, Sendable {
     case newerSchema(SchemaVersionError)
     /// A folder for the database could not be created.
     case cannotCreate(path: String, reason: String)
+    /// The file could not be opened or created (permissions, a missing folder).
+    case cannotOpen(path: String, reason: String)
 
     /// A sentence saying what is wrong, naming the file.
     public var description: String {
@@ -127,6 +151,8 @@ public enum DatabaseOpenError: Error, CustomStringConvertible, Sendable {
             error.description
         case .cannotCreate(let path, let reason):
             "cannot create \(path): \(reason.lowercased())"
+        case .cannotOpen(let path, let reason):
+            "cannot open \(path): \(reason)"
         }
     }
 }

@@ -39,6 +39,7 @@ enum ErrorReporting {
         case .missing: .noInput
         case .notADatabase, .newerSchema: .dataError
         case .cannotCreate: .cannotCreate
+        case .cannotOpen: .ioError
         }
         return ErrorReport(exitCode: code.rawValue, message: error.description)
     }

@@ -230,7 +230,8 @@ struct ReferenceMatcher {
         tokenizer.tokens(in: text).map { Array($0.text.utf8) }
     }
 
-    /// The matching records, each with how many query tokens it holds as whole words.
+    /// The matching records, each with how many distinct query tokens it holds as whole words
+    /// (a repeated query word counts once: `ann ann` searches like `ann`).
     func matches(_ text: String, kinds: [Kind]) -> [Key: Int] {
         let candidates = records.filter { kinds.contains($0.kind) }
         if text.allSatisfy(\.isWhitespace) {
@@ -247,7 +248,7 @@ struct ReferenceMatcher {
             }
             if everyTokenIsAPrefix {
                 result[Key(kind: record.kind, id: record.id)] =
-                    queryTokens.filter { recordTokens.contains($0) }.count
+                    Set(queryTokens).filter { recordTokens.contains($0) }.count
             }
         }
         return result
