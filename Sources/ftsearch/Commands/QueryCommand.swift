@@ -37,6 +37,9 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .customLong("group-by"), help: "Show people in sections per company.")
     var groupBy: Grouping?
 
+    @Option(help: "When to highlight matches in tables: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: ColorChoice = .auto
+
     @Flag(name: .shortAndLong, help: "Print only the number of matches.")
     var count = false
 
@@ -66,7 +69,7 @@ struct QueryCommand: ParsableCommand {
             }
             let format = format ?? (context.isStandardOutputTerminal ? .table : .tsv)
             var output = SearchResultsOutput(results: results, kinds: kinds,
-                                             highlighter: context.usesColor ? try index.highlighter(for: results) : nil)
+                                             highlighter: color.isEnabled(in: context) ? try index.highlighter(for: results) : nil)
             output.groupsByCompany = groupBy == .company
             context.standardOutput.write(output.rendered(as: format))
         }

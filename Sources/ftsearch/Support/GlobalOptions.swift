@@ -30,9 +30,4 @@ extension CommandContext {
         }
         return { fixed }
     }
-
-    /// Whether highlighting with colour suits standard output: a terminal, and no `NO_COLOR`.
-    var usesColor: Bool {
-        isStandardOutputTerminal && (environment["NO_COLOR"] ?? "").isEmpty
-    }
 }

@@ -50,6 +50,13 @@ import Testing
         #expect(plain.output == "ID  FIRST NAME  LAST NAME  COMPANY\n2   Anna        Müller     Müller-Lüdenscheid GmbH\n")
     }
 
+    @Test func colorOptionOverridesTheTerminalCheck() {
+        let forced = run(["query", "ann mül", "--format", "table", "--color", "always"], terminal: false)
+        #expect(forced.output.contains("\u{1B}[1;31mAnn\u{1B}[0m"))
+        let never = run(["query", "ann mül", "--color", "never"], terminal: true)
+        #expect(!never.output.contains("\u{1B}["))
+    }
+
     @Test func pipedOutputDefaultsToTSV() {
         #expect(run(["query", "zoë", "--kind", "people"], terminal: false).output.hasPrefix("kind\tid\tscore\t"))
         #expect(run(["history"], terminal: false).output.hasPrefix("id\ttext\t"))
