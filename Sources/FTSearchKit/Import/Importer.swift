@@ -13,6 +13,7 @@ struct Importer {
     var progressInterval = 8192
 
     private var writers: [Kind: BulkWriter] = [:]
+    private var roles = FieldMapping.RoleCache()
     private var summary = ImportSummary()
     private var recordsRead = 0
     private var bytesBeforeCurrentSource: Int64 = 0
@@ -51,7 +52,7 @@ struct Importer {
             let kind = try kind(of: sourceRecord, in: source.path, fileKind: &fileKind)
             guard let kind else { continue }
             do {
-                let record = try FieldMapping.record(of: kind, from: sourceRecord.fields)
+                let record = try FieldMapping.record(of: kind, from: sourceRecord.fields, roles: &roles)
                 switch try writer(for: kind).write(record) {
                 case .inserted: summary.inserted[kind, default: 0] += 1
                 case .updated: summary.updated[kind, default: 0] += 1

@@ -72,10 +72,34 @@ extension JSONValue {
         output += "}"
     }
 
+    /// Whether `text` has a character that ``writeQuoted(_:to:)`` escapes.
+    private static func needsEscaping(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                if byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9) {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
     /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control
     /// characters (RFC 8259 section 7).
     public static func writeQuoted(_ text: String, to output: inout String) {
         output += "\""
+        if !needsEscaping(text) {  // the common case: append the text whole
+            output += text
+            output += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
