@@ -108,6 +108,8 @@ def run_imports(n, data):
     raw = {f"{tool} {fmt}": {"wall": [], "rss": [], "size": 0} for tool, fmt in plan}
     for rep in range(reps):
         for tool, fmt in plan:
+            if tool == "sqlite-utils" and n >= 1_000_000 and rep > 0:
+                continue  # one run is enough to be 3x slower or not, and it takes minutes
             db = os.path.join(WORK, f"{tool}-{fmt}-{label(n)}.db")
             if tool == "ftsearch":
                 wall, rss = import_ftsearch(data, fmt, db)

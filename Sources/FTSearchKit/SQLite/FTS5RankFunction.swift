@@ -47,7 +47,12 @@ final class FTS5RankCollector {
     private let wholeFlags: UnsafeMutableBufferPointer<Bool>
     private var failure: Int32 = SQLITE_OK
 
-    init(tokenCount: Int, weights: [Double], capacity: Int) {
+    /// Where row sizes are read from directly: the connection and the docsize table.
+    private var sizeSource: (database: Database, table: String)?
+    private var sizeBlob: OpaquePointer?
+
+    init(tokenCount: Int, weights: [Double], capacity: Int, database: Database? = nil, sizeTable: String? = nil) {
+        if let database, let sizeTable { sizeSource = (database, sizeTable) }
         precondition(tokenCount > 0 && capacity > 0)
         self.tokenCount = tokenCount
         self.weights = weights
@@ -60,6 +65,7 @@ final class FTS5RankCollector {
     }
 
     deinit {
+        closeSizeReader()
         frequencies.deallocate()
         hitCounts.deallocate()
         wholeFlags.deallocate()
@@ -181,10 +187,13 @@ final class FTS5RankCollector {
                 return SQLITE_OK
             }
         }
+        let rowid = api.pointee.xRowid(context)
         var size: Int32 = 0
-        code = api.pointee.xColumnSize(context, -1, &size)
-        guard code == SQLITE_OK else { return code }
-        let candidate = Candidate(rowid: api.pointee.xRowid(context), whole: whole, value: Self.score(size: Double(size), frequencies: frequencies, idf: idf,
+        if !readSize(ofRow: rowid, into: &size) {
+            code = api.pointee.xColumnSize(context, -1, &size)
+            guard code == SQLITE_OK else { return code }
+        }
+        let candidate = Candidate(rowid: rowid, whole: whole, value: Self.score(size: Double(size), frequencies: frequencies, idf: idf,
                                                      averageSize: averageSize))
         if threshold == nil {
             candidates.append(candidate)
@@ -199,6 +208,57 @@ final class FTS5RankCollector {
             if candidates.count > 4 * capacity + 4096 { compact() }
         }
         return SQLITE_OK
+    }
+
+    /// Reads the row's token count from the index's docsize table through an incremental
+    /// blob handle (https://sqlite.org/c3ref/blob_reopen.html): moving the handle to the next
+    /// row is a b-tree seek, several times cheaper than `xColumnSize`, which runs a statement
+    /// per row. The blob holds each column's count as a varint, and xColumnSize(-1) is their
+    /// sum. Returns false when the blob cannot be read; the caller then asks FTS5.
+    private func readSize(ofRow rowid: Int64, into size: inout Int32) -> Bool {
+        guard let database = sizeSource?.database, let table = sizeSource?.table else { return false }
+        if let blob = sizeBlob {
+            guard sqlite3_blob_reopen(blob, rowid) == SQLITE_OK else { return false }
+        } else {
+            var blob: OpaquePointer?
+            guard sqlite3_blob_open(database.handle, "main", table, "sz", rowid, 0, &blob) == SQLITE_OK,
+                  let blob
+            else {
+                sqlite3_blob_close(blob)
+                sizeSource = nil
+                return false
+            }
+            sizeBlob = blob
+        }
+        guard let blob = sizeBlob else { return false }
+        let count = Int(sqlite3_blob_bytes(blob))
+        guard count > 0, count <= 64 else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { bytes -> Bool in
+            guard sqlite3_blob_read(blob, bytes.baseAddress, Int32(count), 0) == SQLITE_OK else { return false }
+            var total: UInt32 = 0
+            var index = 0
+            while index < count {
+                var value: UInt32 = 0
+                var shift: UInt32 = 0
+                repeat {  // SQLite varint, at most 5 bytes for a 32-bit value
+                    guard index < count, shift < 35 else { return false }
+                    let byte = bytes[index]
+                    index += 1
+                    value |= UInt32(byte & 0x7F) << shift
+                    shift += 7
+                    if byte & 0x80 == 0 { break }
+                } while true
+                total &+= value
+            }
+            size = Int32(truncatingIfNeeded: total)
+            return true
+        }
+    }
+
+    /// Closes the blob handle; called when the query is done.
+    func closeSizeReader() {
+        if let sizeBlob { sqlite3_blob_close(sizeBlob) }
+        sizeBlob = nil
     }
 
     fileprivate func fail(_ code: Int32) {

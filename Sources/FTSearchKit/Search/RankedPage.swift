@@ -22,11 +22,13 @@ struct RankedPage {
         var ranked: [(kind: Kind, rowid: Int64, whole: Int, score: Double)] = []
         for kind in request.kinds.kinds {
             let collector = FTS5RankCollector(tokenCount: pattern.tokens.count,
-                                              weights: QueryEngine.weights(of: kind), capacity: capacity)
+                                              weights: QueryEngine.weights(of: kind), capacity: capacity,
+                                              database: database, sizeTable: "\(kind.indexName)_docsize")
             let statement = try rankStatement(for: kind)
             try statement.bind(rankQuery, at: 1)
             try statement.bind(collector, at: 2)
             defer { statement.reset() }
+            defer { collector.closeSizeReader() }
             while try statement.step() {}
             total += collector.total
             ranked += try collector.finish().map { (kind, $0.rowid, $0.whole, $0.score) }
