@@ -12,6 +12,9 @@ final class BulkWriter {
     }
 
     let kind: Kind
+    /// Records written as new and as replacements, counted by the importer.
+    var insertedCount = 0
+    var updatedCount = 0
     private let database: Database
     private let sync: IndexSync
     private let timestamp: String

@@ -58,6 +58,28 @@ public enum FieldMapping {
     /// record, and normalizing a name costs more than mapping the record.
     struct RoleCache {
         private var roles: [Kind: [String: Role]] = [:]
+        // The previous record's names and roles by position: records of one file mostly have
+        // the same fields in the same order, and comparing short names beats hashing them.
+        private var kindByPosition: [Kind?] = []
+        private var nameByPosition: [String] = []
+        private var roleByPosition: [Role] = []
+
+        mutating func role(ofField name: String, at position: Int, in kind: Kind) -> Role {
+            if position < nameByPosition.count && kindByPosition[position] == kind
+                && nameByPosition[position] == name {
+                return roleByPosition[position]
+            }
+            let role = role(ofField: name, in: kind)
+            while nameByPosition.count <= position {
+                kindByPosition.append(nil)
+                nameByPosition.append("")
+                roleByPosition.append(.extra)
+            }
+            kindByPosition[position] = kind
+            nameByPosition[position] = name
+            roleByPosition[position] = role
+            return role
+        }
 
         mutating func role(ofField name: String, in kind: Kind) -> Role {
             if let role = roles[kind]?[name] { return role }
@@ -75,8 +97,8 @@ public enum FieldMapping {
         var values = [String](repeating: "", count: kind.searchableFields.count)
         var sources = [String?](repeating: nil, count: kind.searchableFields.count)
         var extra: [JSONMember] = []
-        for field in fields {
-            switch roles.role(ofField: field.key, in: kind) {
+        for (position, field) in fields.enumerated() {
+            switch roles.role(ofField: field.key, at: position, in: kind) {
             case .id:
                 id = try identifier(from: field.value)
             case .searchable(let index):

@@ -14,6 +14,8 @@ struct Importer {
 
     private var writers: [Kind: BulkWriter] = [:]
     private var roles = FieldMapping.RoleCache()
+    /// The writer of the previous record: files rarely mix kinds.
+    private var lastWriter: BulkWriter?
     private var summary = ImportSummary()
     private var recordsRead = 0
     private var bytesBeforeCurrentSource: Int64 = 0
@@ -37,8 +39,10 @@ struct Importer {
                 try importRecords(from: &source)
                 bytesBeforeCurrentSource += source.reader.bytesConsumed
             }
-            for writer in writers.values {
+            for (kind, writer) in writers {
                 try writer.finish()
+                if writer.insertedCount > 0 { summary.inserted[kind, default: 0] += writer.insertedCount }
+                if writer.updatedCount > 0 { summary.updated[kind, default: 0] += writer.updatedCount }
             }
         }
         return summary
@@ -53,9 +57,10 @@ struct Importer {
             guard let kind else { continue }
             do {
                 let record = try FieldMapping.record(of: kind, from: sourceRecord.fields, roles: &roles)
-                switch try writer(for: kind).write(record) {
-                case .inserted: summary.inserted[kind, default: 0] += 1
-                case .updated: summary.updated[kind, default: 0] += 1
+                let writer = try writer(for: kind)
+                switch try writer.write(record) {
+                case .inserted: writer.insertedCount += 1
+                case .updated: writer.updatedCount += 1
                 }
             } catch let error as RecordValidationError {
                 try skip(RecordProblem(path: source.path, line: sourceRecord.line, reason: error.reason),
@@ -112,7 +117,11 @@ struct Importer {
     }
 
     private mutating func writer(for kind: Kind) throws -> BulkWriter {
-        if let writer = writers[kind] { return writer }
+        if let lastWriter, lastWriter.kind == kind { return lastWriter }
+        if let writer = writers[kind] {
+            lastWriter = writer
+            return writer
+        }
         let writer = BulkWriter(kind: kind, database: database, timestamp: timestamp)
         try writer.begin(replacingAll: options.replace)
         writers[kind] = writer
