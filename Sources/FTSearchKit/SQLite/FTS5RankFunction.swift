@@ -92,6 +92,21 @@ final class FTS5RankCollector {
 
     private var rowCount: Int64 = 0
 
+    /// Takes in the rows `other` collected from another part of the same query's matches (a
+    /// rowid range): the union of two collections holds every row that can be among the best
+    /// of the whole, since each half's threshold is at most the whole's.
+    func absorb(_ other: FTS5RankCollector) {
+        precondition(other.tokenCount == tokenCount && other.capacity == capacity)
+        total += other.total
+        candidates += other.candidates
+        if !isStarted && other.isStarted {
+            isStarted = true
+            rowCount = other.rowCount
+            idf = other.idf
+        }
+        if failure == SQLITE_OK { failure = other.failure }
+    }
+
     static func idf(rows: Int64, hits: Int64) -> Double {
         let rowCount = Double(rows)
         let hitCount = Double(hits)

@@ -6,6 +6,10 @@
 struct QueryEngine {
     let database: Database
     let tokenizer: FTS5Tokenizer
+    /// A second connection for ranking large tables in two halves at once, opened on demand.
+    var helper: () -> RankingHelper? = { nil }
+    /// Tables whose rowids span fewer than this are ranked on one connection.
+    var parallelMinimumSpan: Int64 = 200_000
 
     /// Column weights for bm25, in index column order (https://sqlite.org/fts5.html#the_bm25_function).
     static func weights(of kind: Kind) -> [Double] {
@@ -23,7 +27,8 @@ struct QueryEngine {
             return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
         if let limit = request.limit, limit > 0, request.offset + limit <= Self.largestRankedPage {
-            return try RankedPage(database: database, pattern: pattern, request: request).results()
+            return try RankedPage(database: database, pattern: pattern, request: request, helper: helper,
+                                  parallelMinimumSpan: parallelMinimumSpan).results()
         }
         return try referenceSearch(pattern, request: request)
     }

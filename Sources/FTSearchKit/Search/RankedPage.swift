@@ -13,6 +13,8 @@ struct RankedPage {
     let database: Database
     let pattern: SearchPattern
     let request: SearchRequest
+    var helper: () -> RankingHelper? = { nil }
+    var parallelMinimumSpan: Int64 = 200_000
 
     private var limit: Int { request.limit ?? 0 }
     private var capacity: Int { request.offset + limit }
@@ -21,15 +23,7 @@ struct RankedPage {
         var total = 0
         var ranked: [(kind: Kind, rowid: Int64, whole: Int, score: Double)] = []
         for kind in request.kinds.kinds {
-            let collector = FTS5RankCollector(tokenCount: pattern.tokens.count,
-                                              weights: QueryEngine.weights(of: kind), capacity: capacity,
-                                              database: database, sizeTable: "\(kind.indexName)_docsize")
-            let statement = try rankStatement(for: kind)
-            try statement.bind(rankQuery, at: 1)
-            try statement.bind(collector, at: 2)
-            defer { statement.reset() }
-            defer { collector.closeSizeReader() }
-            while try statement.step() {}
+            let collector = try collectInParallel(kind) ?? collect(kind, in: database, rowids: .all)
             total += collector.total
             ranked += try collector.finish().map { (kind, $0.rowid, $0.whole, $0.score) }
         }
@@ -59,6 +53,55 @@ struct RankedPage {
         return SearchResults(query: request.text, total: total, hits: hits, tokens: pattern.tokens)
     }
 
+    /// Which rows of the matches to collect.
+    enum RowidRange {
+        case all
+        case upTo(Int64)
+        case above(Int64)
+    }
+
+    /// Runs the ranking query over the matches of `kind` in `rowids`, on `database`.
+    private func collect(_ kind: Kind, in database: Database, rowids: RowidRange) throws -> FTS5RankCollector {
+        let collector = FTS5RankCollector(tokenCount: pattern.tokens.count,
+                                          weights: QueryEngine.weights(of: kind), capacity: capacity,
+                                          database: database, sizeTable: "\(kind.indexName)_docsize")
+        let statement = try Self.rankStatement(for: kind, rowids: rowids, in: database)
+        try statement.bind(rankQuery, at: 1)
+        try statement.bind(collector, at: 2)
+        switch rowids {
+        case .all: break
+        case .upTo(let rowid), .above(let rowid): try statement.bind(rowid, at: 3)
+        }
+        defer { statement.reset() }
+        defer { collector.closeSizeReader() }
+        while try statement.step() {}
+        return collector
+    }
+
+    /// For one token on a large table: the lower half of the rowids here, the upper half on the
+    /// helper's connection at the same time. Nil when not worth it, or when another connection
+    /// committed meanwhile (then the halves might have read different versions).
+    private func collectInParallel(_ kind: Kind) throws -> FTS5RankCollector? {
+        guard pattern.tokens.count == 1 else { return nil }
+        let span: (lowest: Int64, highest: Int64)? = try database
+            .cachedStatement(sql: "SELECT (SELECT min(id) FROM \(kind.tableName)), (SELECT max(id) FROM \(kind.tableName))")
+            .firstRow { row -> (lowest: Int64, highest: Int64)? in
+                row.isNull(at: 0) ? nil : (row.int64(at: 0), row.int64(at: 1))
+            } ?? nil
+        guard let (lowest, highest) = span else { return nil }
+        let (width, overflow) = highest.subtractingReportingOverflow(lowest)
+        guard overflow || width >= parallelMinimumSpan, let helper = helper() else { return nil }
+        let middle = lowest / 2 + highest / 2
+        let versionBefore = try database.fetchInt(sql: "PRAGMA data_version")
+        let page = self
+        let upper = helper.start { database in try page.collect(kind, in: database, rowids: .above(middle)) }
+        let lower = try collect(kind, in: database, rowids: .upTo(middle))
+        let otherHalf = try upper.wait()
+        guard try database.fetchInt(sql: "PRAGMA data_version") == versionBefore else { return nil }
+        lower.absorb(otherHalf)
+        return lower
+    }
+
     /// Prefix phrases first, then whole-token phrases: `("ann"* AND "mül"*) OR "ann" OR "mül"`.
     /// The rows it matches beyond the prefix query's are skipped by the collector.
     private var rankQuery: String {
@@ -66,8 +109,13 @@ struct RankedPage {
         return (["(" + pattern.prefixQuery + ")"] + wholeTokens).joined(separator: " OR ")
     }
 
-    private func rankStatement(for kind: Kind) throws -> Statement {
-        let sql = "SELECT 1 FROM \(kind.indexName) WHERE \(kind.indexName) MATCH ?1 "
+    private static func rankStatement(for kind: Kind, rowids: RowidRange, in database: Database) throws -> Statement {
+        let range = switch rowids {
+        case .all: ""
+        case .upTo: "AND rowid <= ?3 "
+        case .above: "AND rowid > ?3 "
+        }
+        let sql = "SELECT 1 FROM \(kind.indexName) WHERE \(kind.indexName) MATCH ?1 \(range)"
             + "AND \(FTS5RankFunction.name)(\(kind.indexName), ?2)"
         do {
             return try database.cachedStatement(sql: sql)

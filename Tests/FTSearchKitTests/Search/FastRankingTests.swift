@@ -66,6 +66,19 @@ import Testing
     ])
     func fastPlanEqualsReferencePlan(kinds: KindSelection, limit: Int, offset: Int) throws {
         let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer)
+        try expectEqualPlans(engine, kinds: kinds, limit: limit, offset: offset)
+    }
+
+    /// The same with every table split in two rowid halves ranked on two connections at once.
+    @Test(arguments: [(KindSelection.people, 20, 0), (.all, 7, 13), (.people, 1, 0)])
+    func parallelPlanEqualsReferencePlan(kinds: KindSelection, limit: Int, offset: Int) throws {
+        let helper = try RankingHelper(path: index.path)
+        let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer, helper: { helper },
+                                 parallelMinimumSpan: 0)
+        try expectEqualPlans(engine, kinds: kinds, limit: limit, offset: offset)
+    }
+
+    private func expectEqualPlans(_ engine: QueryEngine, kinds: KindSelection, limit: Int, offset: Int) throws {
         for text in Self.queries() {
             let request = SearchRequest(text: text, kinds: kinds, limit: limit, offset: offset)
             let pattern = try #require(SearchPattern(matchingAllPrefixesIn: text, tokenizer: try index.tokenizer))
