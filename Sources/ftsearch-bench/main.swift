@@ -9,7 +9,7 @@
 @_spi(Benchmarking) import FTSearchKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 func milliseconds(_ duration: Duration) -> Double {
@@ -66,7 +66,9 @@ case "latency":
         guard parts.count == 2 else { continue }
         if queries[parts[0]] == nil { classes.append(parts[0]) }
         let cap = parts[0] == "prefix1" ? maximumOneLetter : maximum
-        if queries[parts[0], default: []].count < cap { queries[parts[0], default: []].append(parts[1]) }
+        if queries[parts[0], default: []].count < cap {
+            queries[parts[0], default: []].append(parts[1])
+        }
     }
     var mismatches = 0
     let fastOnly = getenv("FTSEARCH_BENCH_FAST_ONLY") != nil  // for profiling the default plan
@@ -80,15 +82,20 @@ case "latency":
             var referenceResults: SearchResults?
             fast.append(milliseconds(try clock.measure { fastResults = try index.search(request) }))
             if fastOnly { continue }
-            reference.append(milliseconds(try clock.measure { referenceResults = try index.referenceSearch(request) }))
+            reference.append(
+                milliseconds(
+                    try clock.measure { referenceResults = try index.referenceSearch(request) }))
             if fastResults != referenceResults {
                 mismatches += 1
                 printError("MISMATCH for \(text)\n")
             }
         }
         for (plan, values) in [("fast", fast), ("naive", reference)] {
-            print([name, plan, format(percentile(values, 0.5)), format(percentile(values, 0.9)),
-                   format(percentile(values, 0.99)), String(values.count)].joined(separator: "\t"))
+            print(
+                [
+                    name, plan, format(percentile(values, 0.5)), format(percentile(values, 0.9)),
+                    format(percentile(values, 0.99)), String(values.count),
+                ].joined(separator: "\t"))
         }
     }
     print("mismatches\t\(mismatches)")
@@ -97,12 +104,17 @@ case "history":
     let history = try index.history
     var timings: [Double] = []
     for text in lines(of: arguments[3]) {
-        timings.append(milliseconds(try clock.measure {
-            try history.record(text, kinds: .all, resultCount: text.count)
-        }))
+        timings.append(
+            milliseconds(
+                try clock.measure {
+                    try history.record(text, kinds: .all, resultCount: text.count)
+                }))
     }
-    print(["history", "record", format(percentile(timings, 0.5)), format(percentile(timings, 0.9)),
-           format(percentile(timings, 0.99)), String(timings.count)].joined(separator: "\t"))
+    print(
+        [
+            "history", "record", format(percentile(timings, 0.5)), format(percentile(timings, 0.9)),
+            format(percentile(timings, 0.99)), String(timings.count),
+        ].joined(separator: "\t"))
 default:
     printError("unknown mode \(arguments[1])\n")
     exit(64)

@@ -1,9 +1,9 @@
 import CSQLite
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Collects the best-ranked rows of one FTS5 query without ranking every match
@@ -51,7 +51,10 @@ final class FTS5RankCollector {
     private var sizeSource: (database: Database, table: String)?
     private var sizeBlob: OpaquePointer?
 
-    init(tokenCount: Int, weights: [Double], capacity: Int, database: Database? = nil, sizeTable: String? = nil) {
+    init(
+        tokenCount: Int, weights: [Double], capacity: Int, database: Database? = nil,
+        sizeTable: String? = nil
+    ) {
         if let database, let sizeTable { sizeSource = (database, sizeTable) }
         precondition(tokenCount > 0 && capacity > 0)
         self.tokenCount = tokenCount
@@ -78,15 +81,20 @@ final class FTS5RankCollector {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
         // One token: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
-        let scale: Double? = tokenCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
+        let scale: Double? =
+            tokenCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
         var rows = candidates.map { candidate in
-            (rowid: candidate.rowid, whole: candidate.whole,
-             score: scale.map { 0.0 + $0 * candidate.value } ?? candidate.value)
+            (
+                rowid: candidate.rowid, whole: candidate.whole,
+                score: scale.map { 0.0 + $0 * candidate.value } ?? candidate.value
+            )
         }
         rows.sort { ($0.whole, $0.score) > ($1.whole, $1.score) }
         guard rows.count > capacity else { return rows }
         let last = rows[capacity - 1]
-        let end = rows[capacity...].firstIndex { ($0.whole, $0.score) < (last.whole, last.score) } ?? rows.count
+        let end =
+            rows[capacity...].firstIndex { ($0.whole, $0.score) < (last.whole, last.score) }
+            ?? rows.count
         return Array(rows[..<end])
     }
 
@@ -116,7 +124,9 @@ final class FTS5RankCollector {
 
     // MARK: Called by the auxiliary function, once per matching row
 
-    fileprivate func start(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer) -> Int32 {
+    fileprivate func start(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer)
+        -> Int32
+    {
         isStarted = true
         var rows: Int64 = 0
         var tokens: Int64 = 0
@@ -140,19 +150,25 @@ final class FTS5RankCollector {
 
     /// bm25's sum over the prefix phrases for a row of `size` tokens (fts5Bm25Function).
     @inline(__always)
-    private static func score(size: Double, frequencies: UnsafeMutableBufferPointer<Double>, idf: [Double],
-                              averageSize: Double) -> Double {
+    private static func score(
+        size: Double, frequencies: UnsafeMutableBufferPointer<Double>, idf: [Double],
+        averageSize: Double
+    ) -> Double {
         let k1 = 1.2
         let b = 0.75
         var score = 0.0
         for phrase in 0..<frequencies.count {
             let frequency = frequencies[phrase]
-            score += idf[phrase] * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * size / averageSize)))
+            score +=
+                idf[phrase]
+                * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * size / averageSize)))
         }
         return score
     }
 
-    fileprivate func visitRow(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer) -> Int32 {
+    fileprivate func visitRow(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer)
+        -> Int32
+    {
         if !isStarted {
             let code = start(api, context)
             guard code == SQLITE_OK else { return code }
@@ -197,8 +213,11 @@ final class FTS5RankCollector {
             if whole < least.whole { return SQLITE_OK }
             // Each hit is a distinct token, so the row has at least `mostHits` tokens; a smaller
             // size gives a higher score. The margin keeps rows that could tie after the IDF.
-            if whole == least.whole && Self.score(size: Double(mostHits), frequencies: frequencies, idf: idf,
-                                                        averageSize: averageSize) < least.value * (1 - 1e-9) {
+            if whole == least.whole
+                && Self.score(
+                    size: Double(mostHits), frequencies: frequencies, idf: idf,
+                    averageSize: averageSize) < least.value * (1 - 1e-9)
+            {
                 return SQLITE_OK
             }
         }
@@ -208,13 +227,17 @@ final class FTS5RankCollector {
             code = api.pointee.xColumnSize(context, -1, &size)
             guard code == SQLITE_OK else { return code }
         }
-        let candidate = Candidate(rowid: rowid, whole: whole, value: Self.score(size: Double(size), frequencies: frequencies, idf: idf,
-                                                     averageSize: averageSize))
+        let candidate = Candidate(
+            rowid: rowid, whole: whole,
+            value: Self.score(
+                size: Double(size), frequencies: frequencies, idf: idf,
+                averageSize: averageSize))
         if threshold == nil {
             candidates.append(candidate)
             push(candidate)
             if heap.count == capacity { threshold = heap[0] }
-        } else if (candidate.whole, candidate.value) >= (heap[0].whole, heap[0].value * (1 - 1e-9)) {
+        } else if (candidate.whole, candidate.value) >= (heap[0].whole, heap[0].value * (1 - 1e-9))
+        {
             candidates.append(candidate)
             if (candidate.whole, candidate.value) > (heap[0].whole, heap[0].value) {
                 replaceLeast(with: candidate)
@@ -231,13 +254,17 @@ final class FTS5RankCollector {
     /// per row. The blob holds each column's count as a varint, and xColumnSize(-1) is their
     /// sum. Returns false when the blob cannot be read; the caller then asks FTS5.
     private func readSize(ofRow rowid: Int64, into size: inout Int32) -> Bool {
-        guard let database = sizeSource?.database, let table = sizeSource?.table else { return false }
+        guard let database = sizeSource?.database, let table = sizeSource?.table else {
+            return false
+        }
         if let blob = sizeBlob {
             guard sqlite3_blob_reopen(blob, rowid) == SQLITE_OK else { return false }
         } else {
             var blob: OpaquePointer?
-            guard sqlite3_blob_open(database.handle, "main", table, "sz", rowid, 0, &blob) == SQLITE_OK,
-                  let blob
+            guard
+                sqlite3_blob_open(database.handle, "main", table, "sz", rowid, 0, &blob)
+                    == SQLITE_OK,
+                let blob
             else {
                 sqlite3_blob_close(blob)
                 sizeSource = nil
@@ -249,7 +276,9 @@ final class FTS5RankCollector {
         let count = Int(sqlite3_blob_bytes(blob))
         guard count > 0, count <= 64 else { return false }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { bytes -> Bool in
-            guard sqlite3_blob_read(blob, bytes.baseAddress, Int32(count), 0) == SQLITE_OK else { return false }
+            guard sqlite3_blob_read(blob, bytes.baseAddress, Int32(count), 0) == SQLITE_OK else {
+                return false
+            }
             var total: UInt32 = 0
             var index = 0
             while index < count {
@@ -340,7 +369,7 @@ enum FTS5RankFunction {
 
     private static let function: fts5_extension_function = { api, context, result, count, values in
         guard let api, let context, count >= 1, let values,
-              let pointer = sqlite3_value_pointer(values[0], FTS5RankFunction.pointerType)
+            let pointer = sqlite3_value_pointer(values[0], FTS5RankFunction.pointerType)
         else {
             sqlite3_result_error(result, "ftsearch_rank: missing collector", -1)
             return
@@ -362,6 +391,8 @@ extension Statement {
     func bind(_ collector: FTS5RankCollector, at index: Int32) throws(SQLiteError) {
         let pointer = Unmanaged.passUnretained(collector).toOpaque()
         let code = sqlite3_bind_pointer(handle, index, pointer, FTS5RankFunction.pointerType, nil)
-        guard code == SQLITE_OK else { throw SQLiteError(extendedResultCode: code, message: "cannot bind") }
+        guard code == SQLITE_OK else {
+            throw SQLiteError(extendedResultCode: code, message: "cannot bind")
+        }
     }
 }

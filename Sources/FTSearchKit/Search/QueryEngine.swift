@@ -3,6 +3,10 @@
 /// Order: records matching more query tokens as whole words first (`ann` puts Ann above
 /// Annabelle, which bm25 alone would not), then bm25 with field weights (names above company),
 /// then sort name and id, so equal results always come in the same order.
+///
+/// Two plans give that order: the fast one (``RankedPage``) for pages of up to
+/// ``largestRankedPage`` results, and the reference one (``referenceSearch(_:request:)``),
+/// which ranks every match with `bm25()`, for longer pages and as the benchmark baseline.
 struct QueryEngine {
     let database: Database
     let tokenizer: FTS5Tokenizer

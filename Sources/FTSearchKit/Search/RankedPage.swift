@@ -28,7 +28,8 @@ struct RankedPage {
             ranked += try collector.finish().map { (kind, $0.rowid, $0.whole, $0.score) }
         }
         guard total > request.offset, !ranked.isEmpty else {
-            return SearchResults(query: request.text, total: total, hits: [], tokens: pattern.tokens)
+            return SearchResults(
+                query: request.text, total: total, hits: [], tokens: pattern.tokens)
         }
         // The groups of equal (whole, score), best first; a page ends inside at most one.
         ranked.sort { ($0.whole, $0.score) > ($1.whole, $1.score) }
@@ -42,13 +43,17 @@ struct RankedPage {
             members[row.kind, default: []].append("[\(row.rowid),\(groups.count - 1)]")
         }
         let kinds = request.kinds.kinds.filter { members[$0] != nil }
-        var arguments: StatementArguments = kinds.map { "[" + members[$0, default: []].joined(separator: ",") + "]" }
+        var arguments: StatementArguments = kinds.map {
+            "[" + members[$0, default: []].joined(separator: ",") + "]"
+        }
         arguments += [limit, request.offset]
         var hits: [SearchHit] = []
         try database.cachedStatement(sql: pageSQL(for: kinds)).forEachRow(arguments) { row in
             let group = groups[row.int(at: 2)]
-            hits.append(SearchHit(record: QueryEngine.record(from: row), score: group.score,
-                                  wholeTokenMatches: group.whole))
+            hits.append(
+                SearchHit(
+                    record: QueryEngine.record(from: row), score: group.score,
+                    wholeTokenMatches: group.whole))
         }
         return SearchResults(query: request.text, total: total, hits: hits, tokens: pattern.tokens)
     }
@@ -61,10 +66,13 @@ struct RankedPage {
     }
 
     /// Runs the ranking query over the matches of `kind` in `rowids`, on `database`.
-    private func collect(_ kind: Kind, in database: Database, rowids: RowidRange) throws -> FTS5RankCollector {
-        let collector = FTS5RankCollector(tokenCount: pattern.tokens.count,
-                                          weights: QueryEngine.weights(of: kind), capacity: capacity,
-                                          database: database, sizeTable: "\(kind.indexName)_docsize")
+    private func collect(_ kind: Kind, in database: Database, rowids: RowidRange) throws
+        -> FTS5RankCollector
+    {
+        let collector = FTS5RankCollector(
+            tokenCount: pattern.tokens.count,
+            weights: QueryEngine.weights(of: kind), capacity: capacity,
+            database: database, sizeTable: "\(kind.indexName)_docsize")
         let statement = try Self.rankStatement(for: kind, rowids: rowids, in: database)
         try statement.bind(rankQuery, at: 1)
         try statement.bind(collector, at: 2)
@@ -83,8 +91,12 @@ struct RankedPage {
     /// committed meanwhile (then the halves might have read different versions).
     private func collectInParallel(_ kind: Kind) throws -> FTS5RankCollector? {
         guard pattern.tokens.count == 1 else { return nil }
-        let span: (lowest: Int64, highest: Int64)? = try database
-            .cachedStatement(sql: "SELECT (SELECT min(id) FROM \(kind.tableName)), (SELECT max(id) FROM \(kind.tableName))")
+        let span: (lowest: Int64, highest: Int64)? =
+            try database
+            .cachedStatement(
+                sql:
+                    "SELECT (SELECT min(id) FROM \(kind.tableName)), (SELECT max(id) FROM \(kind.tableName))"
+            )
             .firstRow { row -> (lowest: Int64, highest: Int64)? in
                 row.isNull(at: 0) ? nil : (row.int64(at: 0), row.int64(at: 1))
             } ?? nil
@@ -92,14 +104,21 @@ struct RankedPage {
         let (width, overflow) = highest.subtractingReportingOverflow(lowest)
         guard overflow || width >= parallelMinimumSpan, let helper = helper() else { return nil }
         let middle = lowest / 2 + highest / 2
-        let versionBefore = try database.fetchInt(sql: "PRAGMA data_version")
+        let versionBefore = try dataVersion()
         let page = self
-        let upper = helper.start { database in try page.collect(kind, in: database, rowids: .above(middle)) }
+        let upper = helper.start { database in
+            try page.collect(kind, in: database, rowids: .above(middle))
+        }
         let lower = try collect(kind, in: database, rowids: .upTo(middle))
-        let otherHalf = try upper.wait()
-        guard try database.fetchInt(sql: "PRAGMA data_version") == versionBefore else { return nil }
+        // Any failure of the helper (say, the file was replaced) only costs the parallelism.
+        guard let otherHalf = try? upper.wait(), try dataVersion() == versionBefore else { return nil }
         lower.absorb(otherHalf)
         return lower
+    }
+
+    /// Changes whenever another connection commits (https://sqlite.org/pragma.html#pragma_data_version).
+    private func dataVersion() throws -> Int? {
+        try database.cachedStatement(sql: "PRAGMA data_version").firstRow { $0.int(at: 0) }
     }
 
     /// Prefix phrases first, then whole-token phrases: `("ann"* AND "mül"*) OR "ann" OR "mül"`.
@@ -109,13 +128,17 @@ struct RankedPage {
         return (["(" + pattern.prefixQuery + ")"] + wholeTokens).joined(separator: " OR ")
     }
 
-    private static func rankStatement(for kind: Kind, rowids: RowidRange, in database: Database) throws -> Statement {
-        let range = switch rowids {
-        case .all: ""
-        case .upTo: "AND rowid <= ?3 "
-        case .above: "AND rowid > ?3 "
-        }
-        let sql = "SELECT 1 FROM \(kind.indexName) WHERE \(kind.indexName) MATCH ?1 \(range)"
+    private static func rankStatement(for kind: Kind, rowids: RowidRange, in database: Database)
+        throws -> Statement
+    {
+        let range =
+            switch rowids {
+            case .all: ""
+            case .upTo: "AND rowid <= ?3 "
+            case .above: "AND rowid > ?3 "
+            }
+        let sql =
+            "SELECT 1 FROM \(kind.indexName) WHERE \(kind.indexName) MATCH ?1 \(range)"
             + "AND \(FTS5RankFunction.name)(\(kind.indexName), ?2)"
         do {
             return try database.cachedStatement(sql: sql)

@@ -51,7 +51,10 @@ extension SearchIndex {
     /// The ranking helper, opened on first use; nil when it cannot be opened.
     var openRankingHelper: RankingHelper? {
         if let rankingHelper { return rankingHelper }
-        guard !isRankingHelperUnavailable else { return nil }
+        // A second connection to an in-memory or URI path could open another database.
+        guard !isRankingHelperUnavailable, !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else {
+            return nil
+        }
         do {
             rankingHelper = try RankingHelper(path: path)
         } catch {

@@ -5,7 +5,8 @@ extension SearchIndex {
     public func referenceSearch(_ request: SearchRequest) throws -> SearchResults {
         let engine = QueryEngine(database: database, tokenizer: try tokenizer)
         guard !request.listsEverything,
-              let pattern = SearchPattern(matchingAllPrefixesIn: request.text, tokenizer: try tokenizer)
+            let pattern = SearchPattern(
+                matchingAllPrefixesIn: request.text, tokenizer: try tokenizer)
         else { return try engine.search(request) }
         return try engine.referenceSearch(pattern, request: request)
     }

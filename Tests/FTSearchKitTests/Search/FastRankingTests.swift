@@ -21,31 +21,44 @@ import Testing
 
     // Few distinct words with shared prefixes, so that ties, whole-token matches of short
     // words ("A/S" gives the token "a") and rows with several hits are common.
-    static let firstNames = ["Ann", "Anna", "Annabelle", "Andrés", "Zoë", "Søren", "Łukasz", "Mary Ann", "Al",
-                             "Bo", "Sean", "Seán", "Marie-Anne", "A", "Bob", "Ma"]
-    static let lastNames = ["Andersen", "Müller", "O'Brien", "Smith-Jones", "Smith", "Anders", "Ann",
-                            "Mac Allister", "Schmidt", "Bo", "Ødegaard", "Lee"]
-    static let companies = ["Acme", "Andersen A/S", "Smith & Sons, Inc.", "AT&T", "Müller-Lüdenscheid GmbH",
-                            "Ann Arbor Analytics", "Bob's Burgers", "Schmidt, Schmidt & Co", "", "A B C D E F"]
+    static let firstNames = [
+        "Ann", "Anna", "Annabelle", "Andrés", "Zoë", "Søren", "Łukasz", "Mary Ann", "Al",
+        "Bo", "Sean", "Seán", "Marie-Anne", "A", "Bob", "Ma",
+    ]
+    static let lastNames = [
+        "Andersen", "Müller", "O'Brien", "Smith-Jones", "Smith", "Anders", "Ann",
+        "Mac Allister", "Schmidt", "Bo", "Ødegaard", "Lee",
+    ]
+    static let companies = [
+        "Acme", "Andersen A/S", "Smith & Sons, Inc.", "AT&T", "Müller-Lüdenscheid GmbH",
+        "Ann Arbor Analytics", "Bob's Burgers", "Schmidt, Schmidt & Co", "", "A B C D E F",
+    ]
 
     init() throws {
         directory = try TemporaryDirectory()
         index = try SearchIndex.temporary(in: directory)
         var random = SeededGenerator(state: 42)
         let people = (0..<2500).map { _ in
-            (Self.firstNames.randomElement(using: &random)!, Self.lastNames.randomElement(using: &random)!,
-             Self.companies.randomElement(using: &random)!)
+            (
+                Self.firstNames.randomElement(using: &random)!,
+                Self.lastNames.randomElement(using: &random)!,
+                Self.companies.randomElement(using: &random)!
+            )
         }
         try index.importPeople(people)
-        try index.importAnimals((0..<300).map { _ in
-            Self.firstNames.randomElement(using: &random)! + " " + Self.lastNames.randomElement(using: &random)!
-        })
+        try index.importAnimals(
+            (0..<300).map { _ in
+                Self.firstNames.randomElement(using: &random)! + " " + Self.lastNames.randomElement(
+                    using: &random)!
+            })
     }
 
     static func queries() -> [String] {
         var random = SeededGenerator(state: 7)
-        let words = (firstNames + lastNames + companies).flatMap { $0.split(whereSeparator: { !$0.isLetter }) }
-            .map(String.init)
+        let words = (firstNames + lastNames + companies).flatMap {
+            $0.split(whereSeparator: { !$0.isLetter })
+        }
+        .map(String.init)
         var queries: [String] = []
         for length in 1...3 {
             for _ in 0..<25 {
@@ -53,15 +66,18 @@ import Testing
             }
         }
         for _ in 0..<40 {
-            let first = words.randomElement(using: &random)!.prefix(Int.random(in: 1...4, using: &random))
-            let second = words.randomElement(using: &random)!.prefix(Int.random(in: 1...4, using: &random))
+            let first = words.randomElement(using: &random)!.prefix(
+                Int.random(in: 1...4, using: &random))
+            let second = words.randomElement(using: &random)!.prefix(
+                Int.random(in: 1...4, using: &random))
             queries.append("\(first) \(second)")
         }
         return queries + ["a a", "ann ann", "a/s", "zz", "smith sons inc"]
     }
 
     @Test(arguments: [
-        (KindSelection.people, 20, 0), (.all, 20, 0), (.animals, 5, 0), (.people, 1, 0), (.all, 7, 13),
+        (KindSelection.people, 20, 0), (.all, 20, 0), (.animals, 5, 0), (.people, 1, 0),
+        (.all, 7, 13),
         (.people, 20, 40),
     ])
     func fastPlanEqualsReferencePlan(kinds: KindSelection, limit: Int, offset: Int) throws {
@@ -73,23 +89,31 @@ import Testing
     @Test(arguments: [(KindSelection.people, 20, 0), (.all, 7, 13), (.people, 1, 0)])
     func parallelPlanEqualsReferencePlan(kinds: KindSelection, limit: Int, offset: Int) throws {
         let helper = try RankingHelper(path: index.path)
-        let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer, helper: { helper },
-                                 parallelMinimumSpan: 0)
+        let engine = QueryEngine(
+            database: index.database, tokenizer: try index.tokenizer, helper: { helper },
+            parallelMinimumSpan: 0)
         try expectEqualPlans(engine, kinds: kinds, limit: limit, offset: offset)
     }
 
-    private func expectEqualPlans(_ engine: QueryEngine, kinds: KindSelection, limit: Int, offset: Int) throws {
+    private func expectEqualPlans(
+        _ engine: QueryEngine, kinds: KindSelection, limit: Int, offset: Int
+    ) throws {
         for text in Self.queries() {
             let request = SearchRequest(text: text, kinds: kinds, limit: limit, offset: offset)
-            let pattern = try #require(SearchPattern(matchingAllPrefixesIn: text, tokenizer: try index.tokenizer))
+            let pattern = try #require(
+                SearchPattern(matchingAllPrefixesIn: text, tokenizer: try index.tokenizer))
             let fast = try engine.search(request)
             let reference = try engine.referenceSearch(pattern, request: request)
             #expect(fast.total == reference.total, "total of \(text)")
-            #expect(fast.hits.map(\.record.id) == reference.hits.map(\.record.id), "order of \(text)")
-            #expect(fast.hits.map(\.record.kind) == reference.hits.map(\.record.kind), "kinds of \(text)")
+            #expect(
+                fast.hits.map(\.record.id) == reference.hits.map(\.record.id), "order of \(text)")
+            #expect(
+                fast.hits.map(\.record.kind) == reference.hits.map(\.record.kind),
+                "kinds of \(text)")
             #expect(fast.hits.map(\.score) == reference.hits.map(\.score), "scores of \(text)")
-            #expect(fast.hits.map(\.wholeTokenMatches) == reference.hits.map(\.wholeTokenMatches),
-                    "whole-token counts of \(text)")
+            #expect(
+                fast.hits.map(\.wholeTokenMatches) == reference.hits.map(\.wholeTokenMatches),
+                "whole-token counts of \(text)")
             #expect(fast == reference, "results of \(text)")
         }
     }
