@@ -34,13 +34,20 @@ struct RankedPage {
         // The groups of equal (whole, score), best first; a page ends inside at most one.
         ranked.sort { ($0.whole, $0.score) > ($1.whole, $1.score) }
         var groups: [(whole: Int, score: Double)] = []
-        var members: [Kind: [String]] = [:]
+        var rows: [(group: Int, kind: Kind, rowid: Int64)] = []
         for (position, row) in ranked.enumerated() {
             if groups.last.map({ $0 != (row.whole, row.score) }) ?? true {
                 guard position < capacity else { break }
                 groups.append((row.whole, row.score))
             }
-            members[row.kind, default: []].append("[\(row.rowid),\(groups.count - 1)]")
+            rows.append((groups.count - 1, row.kind, row.rowid))
+        }
+        if let hits = try pageBySortKey(rows, groups: groups) {
+            return SearchResults(query: request.text, total: total, hits: hits, tokens: pattern.tokens)
+        }
+        var members: [Kind: [String]] = [:]
+        for row in rows {
+            members[row.kind, default: []].append("[\(row.rowid),\(row.group)]")
         }
         let kinds = request.kinds.kinds.filter { members[$0] != nil }
         var arguments: StatementArguments = kinds.map {
@@ -56,6 +63,55 @@ struct RankedPage {
                     wholeTokenMatches: group.whole))
         }
         return SearchResults(query: request.text, total: total, hits: hits, tokens: pattern.tokens)
+    }
+
+    /// The page from `rows`, ordered by group, then sort key (NOCASE), kind and id, as the
+    /// reference plan's ORDER BY does; the sort keys are read by rowid with blob handles, and
+    /// only the page's rows are fetched whole. Nil when a sort key cannot be read (then the
+    /// page is ordered in SQL).
+    private func pageBySortKey(_ rows: [(group: Int, kind: Kind, rowid: Int64)],
+                               groups: [(whole: Int, score: Double)]) throws -> [SearchHit]? {
+        var readers: [Kind: [ColumnReader]] = [:]
+        var keyed: [(group: Int, key: [UInt8], kind: Kind, rowid: Int64)] = []
+        keyed.reserveCapacity(rows.count)
+        for row in rows {
+            let columns = readers[row.kind] ?? Self.sortKeyColumns(of: row.kind).map {
+                ColumnReader(database: database, table: row.kind.tableName, column: $0)
+            }
+            readers[row.kind] = columns
+            var key: [UInt8] = []
+            for (index, column) in columns.enumerated() {
+                if index > 0 { key.append(0x20) }
+                guard column.append(row: row.rowid, to: &key) else { return nil }
+            }
+            keyed.append((row.group, key, row.kind, row.rowid))
+        }
+        keyed.sort { a, b in
+            if a.group != b.group { return a.group < b.group }
+            let order = ColumnReader.compareNoCase(a.key, b.key)
+            if order != 0 { return order < 0 }
+            if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+            return a.rowid < b.rowid
+        }
+        var hits: [SearchHit] = []
+        for row in keyed.dropFirst(request.offset).prefix(limit) {
+            let statement = try database.cachedStatement(sql: """
+                SELECT '\(row.kind.rawValue)', c.id, 0, 0, '', c.extra, \(QueryEngine.fieldColumns(of: row.kind, table: "c"))
+                FROM \(row.kind.tableName) AS c WHERE c.id = ?1
+                """)
+            guard let record = try statement.firstRow([row.rowid], QueryEngine.record(from:)) else { return nil }
+            let group = groups[row.group]
+            hits.append(SearchHit(record: record, score: group.score, wholeTokenMatches: group.whole))
+        }
+        return hits
+    }
+
+    /// The columns of ``QueryEngine/sortKey(of:table:)``, joined by a space.
+    private static func sortKeyColumns(of kind: Kind) -> [String] {
+        switch kind {
+        case .people: ["last_name", "first_name"]
+        case .animals: ["name"]
+        }
     }
 
     /// Which rows of the matches to collect.

@@ -23,11 +23,12 @@ import Testing
     // words ("A/S" gives the token "a") and rows with several hits are common.
     static let firstNames = [
         "Ann", "Anna", "Annabelle", "Andrés", "Zoë", "Søren", "Łukasz", "Mary Ann", "Al",
-        "Bo", "Sean", "Seán", "Marie-Anne", "A", "Bob", "Ma",
+        "Bo", "Sean", "Seán", "Marie-Anne", "A", "Bob", "Ma", "anna", "ANNA", "bo", "Åsa", "åsa",
     ]
     static let lastNames = [
         "Andersen", "Müller", "O'Brien", "Smith-Jones", "Smith", "Anders", "Ann",
-        "Mac Allister", "Schmidt", "Bo", "Ødegaard", "Lee",
+        "Mac Allister", "Schmidt", "Bo", "Ødegaard", "Lee", "ANN", "ann", "Ann Marie", "MÜLLER",
+        "andersen", "Ann-Marie",
     ]
     static let companies = [
         "Acme", "Andersen A/S", "Smith & Sons, Inc.", "AT&T", "Müller-Lüdenscheid GmbH",
