@@ -30,8 +30,7 @@ public final class SearchIndex {
     let clock: @Sendable () -> Timestamp
     private var cachedTokenizer: FTS5Tokenizer?
     /// A second connection that ranks half of a large table in parallel (see ``RankingHelper``).
-    var rankingHelper: RankingHelper?
-    var isRankingHelperUnavailable = false
+    var rankingHelper = RankingHelper.Slot.notNeededYet
 
     /// Opens (and if needed creates and migrates) the database at `path`.
     ///

@@ -47,19 +47,42 @@ final class RankingHelper {
     }
 }
 
+extension RankingHelper {
+    /// Whether a search index has its helper.
+    enum Slot {
+        /// No search has asked for one yet.
+        case notNeededYet
+        /// A search asked for one: the next will open it.
+        case wanted
+        case open(RankingHelper)
+        /// It could not be opened; searches use one connection.
+        case unavailable
+    }
+}
+
 extension SearchIndex {
-    /// The ranking helper, opened on first use; nil when it cannot be opened.
+    /// The ranking helper, if this index has one. Opening a connection costs about as much as
+    /// the parallel halves save on one search, so the first search that could use the helper
+    /// goes without and the second opens it: a process that searches once never pays for it.
     var openRankingHelper: RankingHelper? {
-        if let rankingHelper { return rankingHelper }
-        // A second connection to an in-memory or URI path could open another database.
-        guard !isRankingHelperUnavailable, !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else {
+        switch rankingHelper {
+        case .open(let helper):
+            return helper
+        case .unavailable:
             return nil
+        case .notNeededYet:
+            rankingHelper = .wanted
+            return nil
+        case .wanted:
+            // A second connection to an in-memory or URI path could open another database.
+            guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"),
+                let helper = try? RankingHelper(path: path)
+            else {
+                rankingHelper = .unavailable
+                return nil
+            }
+            rankingHelper = .open(helper)
+            return helper
         }
-        do {
-            rankingHelper = try RankingHelper(path: path)
-        } catch {
-            isRankingHelperUnavailable = true
-        }
-        return rankingHelper
     }
 }
