@@ -25,7 +25,7 @@ final class BulkWriter {
     /// the end beats a random b-tree insert per row), as (name, CREATE statement).
     private var droppedIndexes: [(name: String, sql: String)] = []
     private var upsert: Statement?
-    private var extraText = String(repeating: " ", count: 256)
+    private var extraJSON: [UInt8] = []
     private var exists: Statement?
     private var unindex: Statement?
     private var addToReindexList: Statement?
@@ -72,9 +72,9 @@ final class BulkWriter {
             try upsert.bind(value, at: index)
             index += 1
         }
-        extraText.removeAll(keepingCapacity: true)  // one buffer for every record's JSON
-        JSONValue.writeObject(record.extraFields, to: &extraText)
-        try upsert.bind(extraText, at: index)
+        extraJSON.removeAll(keepingCapacity: true)  // one buffer for every record's JSON
+        JSONValue.writeObject(record.extraFields, to: &extraJSON)
+        try upsert.bind(utf8: extraJSON, at: index)
         try upsert.bind(timestamp, at: index + 1)
         try upsert.step()
         upsert.reset()

@@ -97,6 +97,7 @@ public enum FieldMapping {
         var values = [String](repeating: "", count: kind.searchableFields.count)
         var sources = [String?](repeating: nil, count: kind.searchableFields.count)
         var extra: [JSONMember] = []
+        extra.reserveCapacity(fields.count)
         for (position, field) in fields.enumerated() {
             switch roles.role(ofField: field.key, at: position, in: kind) {
             case .id:

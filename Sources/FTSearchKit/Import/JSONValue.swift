@@ -72,6 +72,37 @@ extension JSONValue {
         output += "}"
     }
 
+    /// Appends `{"key":value,...}` for `members` to `output` as UTF-8, as
+    /// the String version does: the bulk import's path, without String appends.
+    static func writeObject(_ members: [JSONMember], to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            writeQuoted(member.key, to: &output)
+            output.append(UInt8(ascii: ":"))
+            if case .string(let text) = member.value {
+                writeQuoted(text, to: &output)
+            } else {
+                var text = ""
+                member.value.write(to: &text)
+                output.append(contentsOf: text.utf8)
+            }
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    private static func writeQuoted(_ text: String, to output: inout [UInt8]) {
+        if needsEscaping(text) {
+            var quoted = ""
+            writeQuoted(text, to: &quoted)
+            output.append(contentsOf: quoted.utf8)
+        } else {
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: text.utf8)
+            output.append(UInt8(ascii: "\""))
+        }
+    }
+
     /// Whether `text` has a character that ``writeQuoted(_:to:)`` escapes.
     private static func needsEscaping(_ text: String) -> Bool {
         var text = text

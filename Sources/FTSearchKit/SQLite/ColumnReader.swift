@@ -67,3 +67,20 @@ final class ColumnReader {
         byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
     }
 }
+
+extension Statement {
+    /// Binds UTF-8 `bytes` as text to the 1-based parameter `index` (SQLite copies them).
+    func bind(utf8 bytes: [UInt8], at index: Int32) throws(SQLiteError) {
+        let code = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress, buffer.count > 0 else {
+                return sqlite3_bind_text(handle, index, "", 0, nil)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(buffer.count), csqlite_transient())
+            }
+        }
+        guard code == SQLITE_OK else {
+            throw SQLiteError(extendedResultCode: code, message: "cannot bind text", sql: sql)
+        }
+    }
+}
