@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "FTSearchKit", targets: ["FTSearchKit"]),
         .executable(name: "ftsearch", targets: ["ftsearch"]),
+        .executable(name: "ftsearch-bench", targets: ["ftsearch-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -19,6 +20,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "ftsearch",
+            dependencies: ["FTSearchKit"]
+        ),
+        // The in-process half of scripts/bench: query and history latency through the library.
+        .executableTarget(
+            name: "ftsearch-bench",
             dependencies: ["FTSearchKit"]
         ),
         .testTarget(

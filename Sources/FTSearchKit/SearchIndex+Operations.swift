@@ -8,7 +8,8 @@ extension SearchIndex {
     /// results.hits.first?.record.displayName  // "Anna Müller"
     /// ```
     public func search(_ request: SearchRequest) throws -> SearchResults {
-        try QueryEngine(database: database, tokenizer: tokenizer).search(request)
+        try QueryEngine(database: database, tokenizer: tokenizer, helper: { [unowned self] in openRankingHelper })
+            .search(request)
     }
 
     /// The number of records matching `text`, without ranking them.

@@ -30,6 +30,8 @@ public final class SearchIndex {
     let database: Database
     let clock: @Sendable () -> Timestamp
     private var cachedTokenizer: FTS5Tokenizer?
+    /// A second connection that ranks half of a large table in parallel (see ``RankingHelper``).
+    var rankingHelper = RankingHelper.Slot.notNeededYet
 
     /// Opens (and if needed creates and migrates) the database at `path`.
     ///

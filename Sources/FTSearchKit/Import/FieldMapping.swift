@@ -50,12 +50,56 @@ public enum FieldMapping {
     ///   fields give the same searchable field, when the id is not an integer, or when the
     ///   record lacks a name.
     public static func record(of kind: Kind, from fields: [JSONMember]) throws(RecordValidationError) -> Record {
+        var roles = RoleCache()
+        return try record(of: kind, from: fields, roles: &roles)
+    }
+
+    /// The roles of field names already seen: a file repeats the same few names on every
+    /// record, and normalizing a name costs more than mapping the record.
+    struct RoleCache {
+        private var roles: [Kind: [String: Role]] = [:]
+        // The previous record's names and roles by position: records of one file mostly have
+        // the same fields in the same order, and comparing short names beats hashing them.
+        private var kindByPosition: [Kind?] = []
+        private var nameByPosition: [String] = []
+        private var roleByPosition: [Role] = []
+
+        mutating func role(ofField name: String, at position: Int, in kind: Kind) -> Role {
+            if position < nameByPosition.count && kindByPosition[position] == kind
+                && nameByPosition[position] == name {
+                return roleByPosition[position]
+            }
+            let role = role(ofField: name, in: kind)
+            while nameByPosition.count <= position {
+                kindByPosition.append(nil)
+                nameByPosition.append("")
+                roleByPosition.append(.extra)
+            }
+            kindByPosition[position] = kind
+            nameByPosition[position] = name
+            roleByPosition[position] = role
+            return role
+        }
+
+        mutating func role(ofField name: String, in kind: Kind) -> Role {
+            if let role = roles[kind]?[name] { return role }
+            let role = FieldMapping.role(ofField: name, in: kind)
+            roles[kind, default: [:]][name] = role
+            return role
+        }
+    }
+
+    /// Maps `fields` to a record of `kind`, looking roles up in `roles` (see ``RoleCache``).
+    static func record(of kind: Kind, from fields: [JSONMember], roles: inout RoleCache)
+        throws(RecordValidationError) -> Record
+    {
         var id: Int64?
         var values = [String](repeating: "", count: kind.searchableFields.count)
         var sources = [String?](repeating: nil, count: kind.searchableFields.count)
         var extra: [JSONMember] = []
-        for field in fields {
-            switch role(ofField: field.key, in: kind) {
+        extra.reserveCapacity(fields.count)
+        for (position, field) in fields.enumerated() {
+            switch roles.role(ofField: field.key, at: position, in: kind) {
             case .id:
                 id = try identifier(from: field.value)
             case .searchable(let index):
@@ -121,6 +165,10 @@ public struct RecordValidationError: Error, Equatable, Sendable {
 extension String {
     /// The text without leading and trailing white space (spaces, tabs, newlines).
     var trimmingSpaces: Substring {
+        // Fast path: text that starts and ends with a visible ASCII character.
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return self[...]
+        }
         let isSpace: (Character) -> Bool = { $0.isWhitespace }
         guard let start = firstIndex(where: { !isSpace($0) }),
               let end = lastIndex(where: { !isSpace($0) }) else { return "" }

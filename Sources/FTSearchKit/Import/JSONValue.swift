@@ -75,10 +75,65 @@ extension JSONValue {
         output += "}"
     }
 
+    /// Appends `{"key":value,...}` for `members` to `output` as UTF-8, as
+    /// the String version does: the bulk import's path, without String appends.
+    static func writeObject(_ members: [JSONMember], to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            writeQuoted(member.key, to: &output)
+            output.append(UInt8(ascii: ":"))
+            if case .string(let text) = member.value {
+                writeQuoted(text, to: &output)
+            } else {
+                var text = ""
+                member.value.write(to: &text)
+                output.append(contentsOf: text.utf8)
+            }
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    private static func writeQuoted(_ text: String, to output: inout [UInt8]) {
+        if needsEscaping(text) {
+            var quoted = ""
+            writeQuoted(text, to: &quoted)
+            output.append(contentsOf: quoted.utf8)
+        } else {
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: text.utf8)
+            output.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Whether `text` has a character that ``writeQuoted(_:to:)`` escapes.
+    private static func needsEscaping(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                if byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9) {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
     /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control
     /// characters (RFC 8259 section 7).
     public static func writeQuoted(_ text: String, to output: inout String) {
         output += "\""
+        if !needsEscaping(text) {  // the common case: append the text whole
+            output += text
+            output += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

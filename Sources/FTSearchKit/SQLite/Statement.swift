@@ -7,7 +7,7 @@ import CSQLite
 public final class Statement {
     /// The SQL text the statement was prepared from.
     public let sql: String
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private unowned let database: Database
 
     init(database: Database, sql: String) throws(SQLiteError) {

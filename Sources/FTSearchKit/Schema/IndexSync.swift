@@ -83,6 +83,16 @@ struct IndexSync {
         "DELETE FROM \(table); INSERT INTO \(index)(\(index)) VALUES ('delete-all')"
     }
 
+    /// FTS5's automerge setting when none is stored (https://sqlite.org/fts5.html#the_automerge_configuration_option).
+    static let defaultAutomerge = 4
+
+    /// The stored automerge setting, if any.
+    var automergeSettingSQL: String { "SELECT v FROM \(index)_config WHERE k = 'automerge'" }
+
+    func setAutomergeSQL(_ value: Int) -> String {
+        "INSERT INTO \(index)(\(index), rank) VALUES ('automerge', \(value))"
+    }
+
     /// Rebuilds the whole index from the content table.
     var rebuildSQL: String { "INSERT INTO \(index)(\(index)) VALUES ('rebuild')" }
 

@@ -3,9 +3,17 @@
 /// Order: records matching more query tokens as whole words first (`ann` puts Ann above
 /// Annabelle, which bm25 alone would not), then bm25 with field weights (names above company),
 /// then sort name and id, so equal results always come in the same order.
+///
+/// Two plans give that order: the fast one (``RankedPage``) for pages of up to
+/// ``largestRankedPage`` results, and the reference one (``referenceSearch(_:request:)``),
+/// which ranks every match with `bm25()`, for longer pages and as the benchmark baseline.
 struct QueryEngine {
     let database: Database
     let tokenizer: FTS5Tokenizer
+    /// A second connection for ranking large tables in two halves at once, opened on demand.
+    var helper: () -> RankingHelper? = { nil }
+    /// Tables whose rowids span fewer than this are ranked on one connection.
+    var parallelMinimumSpan: Int64 = 200_000
 
     /// Column weights for bm25, in index column order (https://sqlite.org/fts5.html#the_bm25_function).
     static func weights(of kind: Kind) -> [Double] {
@@ -22,6 +30,20 @@ struct QueryEngine {
         guard let pattern = SearchPattern(matchingAllPrefixesIn: request.text, tokenizer: tokenizer) else {
             return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
+        if let limit = request.limit, limit > 0, request.offset + limit <= Self.largestRankedPage {
+            return try RankedPage(database: database, pattern: pattern, request: request, helper: helper,
+                                  parallelMinimumSpan: parallelMinimumSpan).results()
+        }
+        return try referenceSearch(pattern, request: request)
+    }
+
+    /// Pages that end beyond this many results are ranked by ``referenceSearch(_:request:)``.
+    static let largestRankedPage = 2000
+
+    /// The reference plan: count every match, then rank every match with `bm25()`. Simple and
+    /// obviously right, it defines the order the fast plan (``RankedPage``) must reproduce, and
+    /// serves unbounded pages.
+    func referenceSearch(_ pattern: SearchPattern, request: SearchRequest) throws -> SearchResults {
         let total = try count(pattern, in: request.kinds.kinds)
         guard total > request.offset, request.limit != 0 else {
             return SearchResults(query: request.text, total: total, hits: [], tokens: pattern.tokens)
@@ -87,7 +109,7 @@ struct QueryEngine {
     }
 
     /// People sort by last name then first name, animals by name.
-    private static func sortKey(of kind: Kind, table: String) -> String {
+    static func sortKey(of kind: Kind, table: String) -> String {
         switch kind {
         case .people: "\(table).last_name || ' ' || \(table).first_name"
         case .animals: "\(table).name"
@@ -95,16 +117,21 @@ struct QueryEngine {
     }
 
     /// The searchable columns padded to three, so that kinds can share one result shape.
-    private static func fieldColumns(of kind: Kind, table: String) -> String {
+    static func fieldColumns(of kind: Kind, table: String) -> String {
         let columns = kind.searchableFields.map { "\(table).\($0)" }
         return (columns + Array(repeating: "''", count: 3 - columns.count)).joined(separator: ", ")
     }
 
-    private static func hit(from row: Statement) -> SearchHit {
+    /// A hit from a row shaped `kind, id, score, whole, sort_key, extra, field1, field2, field3`.
+    static func hit(from row: Statement) -> SearchHit {
+        SearchHit(record: record(from: row), score: row.double(at: 2), wholeTokenMatches: row.int(at: 3))
+    }
+
+    /// The record of a row shaped like ``hit(from:)``'s.
+    static func record(from row: Statement) -> Record {
         let kind = Kind(rawValue: row.text(at: 0) ?? "") ?? .people
         let values = (0..<Int32(kind.searchableFields.count)).map { row.text(at: 6 + $0) ?? "" }
-        let record = Record(kind: kind, id: row.int64(at: 1), searchableValues: values,
-                            extraFields: ExtraFields.decode(row.text(at: 5)))
-        return SearchHit(record: record, score: row.double(at: 2), wholeTokenMatches: row.int(at: 3))
+        return Record(kind: kind, id: row.int64(at: 1), searchableValues: values,
+                      extraFields: ExtraFields.decode(row.text(at: 5)))
     }
 }

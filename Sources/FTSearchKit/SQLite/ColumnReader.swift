@@ -1,0 +1,86 @@
+import CSQLite
+
+/// Reads one text column of rows picked by rowid through an incremental blob handle
+/// (https://sqlite.org/c3ref/blob_open.html): moving to another row is one b-tree seek, with
+/// no statement to step.
+final class ColumnReader {
+    private let database: Database
+    private let table: String
+    private let column: String
+    private var blob: OpaquePointer?
+
+    init(database: Database, table: String, column: String) {
+        self.database = database
+        self.table = table
+        self.column = column
+    }
+
+    deinit {
+        if let blob { sqlite3_blob_close(blob) }
+    }
+
+    /// Appends the column's bytes in row `rowid` to `bytes`; false when it cannot be read
+    /// (no such row, or a value that is not text).
+    func append(row rowid: Int64, to bytes: inout [UInt8]) -> Bool {
+        if let blob {
+            guard sqlite3_blob_reopen(blob, rowid) == SQLITE_OK else { return false }
+        } else {
+            guard sqlite3_blob_open(database.handle, "main", table, column, rowid, 0, &blob) == SQLITE_OK
+            else {
+                sqlite3_blob_close(blob)
+                blob = nil
+                return false
+            }
+        }
+        guard let blob else { return false }
+        let count = Int(sqlite3_blob_bytes(blob))
+        guard count > 0 else { return true }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            sqlite3_blob_read(blob, buffer.baseAddress! + start, Int32(count), 0) == SQLITE_OK
+        }
+    }
+
+    /// SQLite's NOCASE collation (sqlite3StrNICmp, then length): ASCII letters fold to lower
+    /// case, every other byte compares as is, and the comparison stops at a NUL byte.
+    static func compareNoCase(_ left: [UInt8], _ right: [UInt8]) -> Int {
+        var index = 0
+        let count = min(left.count, right.count)
+        while index < count {
+            let a = left[index]
+            guard a != 0 else { break }
+            let b = right[index]
+            let difference = Int(lowercased(a)) - Int(lowercased(b))
+            if difference != 0 { return difference }
+            index += 1
+        }
+        if index < count {  // stopped at a NUL in `left`: sqlite3StrNICmp compares it with `right`
+            let difference = Int(lowercased(left[index])) - Int(lowercased(right[index]))
+            if difference != 0 { return difference }
+        }
+        return left.count - right.count
+    }
+
+    @inline(__always)
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+    }
+}
+
+extension Statement {
+    /// Binds UTF-8 `bytes` as text to the 1-based parameter `index` (SQLite copies them).
+    func bind(utf8 bytes: [UInt8], at index: Int32) throws(SQLiteError) {
+        let code = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress, buffer.count > 0 else {
+                return sqlite3_bind_text(handle, index, "", 0, nil)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(buffer.count), csqlite_transient())
+            }
+        }
+        guard code == SQLITE_OK else {
+            throw SQLiteError(extendedResultCode: code, message: "cannot bind text", sql: sql)
+        }
+    }
+}

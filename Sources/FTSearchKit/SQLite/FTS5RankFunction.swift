@@ -1,0 +1,398 @@
+import CSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Collects the best-ranked rows of one FTS5 query without ranking every match
+/// (https://sqlite.org/fts5.html#custom_auxiliary_functions).
+///
+/// The auxiliary function `ftsearch_rank(fts, ?)` is called with this collector bound as a
+/// pointer. The query's phrases must be the `tokenCount` prefix phrases first, then the
+/// `tokenCount` whole-token phrases: `("ann"* AND "mül"*) OR "ann" OR "mül"`. For each row
+/// that matches every prefix phrase, it counts the row, takes its whole-token count from the
+/// whole-token phrases and an upper bound of its bm25 score from the phrase hits alone; only
+/// when that bound can reach the best `capacity` rows seen so far does it read the row's size
+/// and compute the exact score. The score is computed with the same expression, in the same
+/// order, as FTS5's own `bm25()` (fts5_aux.c), so it is the same double.
+///
+/// For one token the IDF is the same for every row, so it is applied at the end (see
+/// ``finish()``), which spares the extra pass over the doclist that `bm25()` makes for it.
+final class FTS5RankCollector {
+    /// A row that may be among the best.
+    struct Candidate {
+        var rowid: Int64
+        var whole: Int
+        /// The bm25 score (`-bm25()`), or for one token the score without its IDF factor.
+        var value: Double
+    }
+
+    let tokenCount: Int
+    let weights: [Double]
+    let capacity: Int
+    /// The rows matching every prefix phrase.
+    private(set) var total = 0
+    private(set) var candidates: [Candidate] = []
+    /// The IDF of each prefix phrase (all 1 for one token until ``finish()``).
+    private(set) var idf: [Double]
+    private var averageSize = 0.0
+    private var isStarted = false
+    private var heap: [Candidate] = []  // min-heap on (whole, value): the best `capacity` so far
+    private var threshold: Candidate?  // heap[0] once the heap is full
+    // Per-row scratch space, as raw buffers: no exclusivity checks in the per-row loop.
+    private let frequencies: UnsafeMutableBufferPointer<Double>
+    private let hitCounts: UnsafeMutableBufferPointer<Int>
+    private let wholeFlags: UnsafeMutableBufferPointer<Bool>
+    private var failure: Int32 = SQLITE_OK
+
+    /// Where row sizes are read from directly: the connection and the docsize table.
+    private var sizeSource: (database: Database, table: String)?
+    private var sizeBlob: OpaquePointer?
+
+    init(
+        tokenCount: Int, weights: [Double], capacity: Int, database: Database? = nil,
+        sizeTable: String? = nil
+    ) {
+        if let database, let sizeTable { sizeSource = (database, sizeTable) }
+        precondition(tokenCount > 0 && capacity > 0)
+        self.tokenCount = tokenCount
+        self.weights = weights
+        self.capacity = capacity
+        idf = Array(repeating: 1, count: tokenCount)
+        frequencies = .allocate(capacity: tokenCount)
+        hitCounts = .allocate(capacity: tokenCount)
+        wholeFlags = .allocate(capacity: tokenCount)
+        heap.reserveCapacity(capacity)
+    }
+
+    deinit {
+        closeSizeReader()
+        frequencies.deallocate()
+        hitCounts.deallocate()
+        wholeFlags.deallocate()
+    }
+
+    /// The rows that can be among the best `capacity` (ties with the last one included), best
+    /// first, with their final scores; throws when the function failed.
+    func finish() throws(SQLiteError) -> [(rowid: Int64, whole: Int, score: Double)] {
+        guard failure == SQLITE_OK else {
+            throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
+        }
+        // One token: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
+        let scale: Double? =
+            tokenCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
+        var rows = candidates.map { candidate in
+            (
+                rowid: candidate.rowid, whole: candidate.whole,
+                score: scale.map { 0.0 + $0 * candidate.value } ?? candidate.value
+            )
+        }
+        rows.sort { ($0.whole, $0.score) > ($1.whole, $1.score) }
+        guard rows.count > capacity else { return rows }
+        let last = rows[capacity - 1]
+        let end =
+            rows[capacity...].firstIndex { ($0.whole, $0.score) < (last.whole, last.score) }
+            ?? rows.count
+        return Array(rows[..<end])
+    }
+
+    private var rowCount: Int64 = 0
+
+    /// Takes in the rows `other` collected from another part of the same query's matches (a
+    /// rowid range): the union of two collections holds every row that can be among the best
+    /// of the whole, since each half's threshold is at most the whole's.
+    func absorb(_ other: FTS5RankCollector) {
+        precondition(other.tokenCount == tokenCount && other.capacity == capacity)
+        total += other.total
+        candidates += other.candidates
+        if !isStarted && other.isStarted {
+            isStarted = true
+            rowCount = other.rowCount
+            idf = other.idf
+        }
+        if failure == SQLITE_OK { failure = other.failure }
+    }
+
+    static func idf(rows: Int64, hits: Int64) -> Double {
+        let rowCount = Double(rows)
+        let hitCount = Double(hits)
+        let value = log((rowCount - hitCount + 0.5) / (hitCount + 0.5))
+        return value <= 0.0 ? 1e-6 : value
+    }
+
+    // MARK: Called by the auxiliary function, once per matching row
+
+    fileprivate func start(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer)
+        -> Int32
+    {
+        isStarted = true
+        var rows: Int64 = 0
+        var tokens: Int64 = 0
+        var code = api.pointee.xRowCount(context, &rows)
+        if code == SQLITE_OK { code = api.pointee.xColumnTotalSize(context, -1, &tokens) }
+        guard code == SQLITE_OK else { return code }
+        rowCount = rows
+        averageSize = Double(tokens) / Double(rows)
+        guard tokenCount > 1 else { return SQLITE_OK }
+        for phrase in 0..<tokenCount {
+            var hits: Int64 = 0
+            code = api.pointee.xQueryPhrase(context, Int32(phrase), &hits) { _, _, user in
+                user?.assumingMemoryBound(to: Int64.self).pointee += 1
+                return SQLITE_OK
+            }
+            guard code == SQLITE_OK else { return code }
+            idf[phrase] = Self.idf(rows: rows, hits: hits)
+        }
+        return SQLITE_OK
+    }
+
+    /// bm25's sum over the prefix phrases for a row of `size` tokens (fts5Bm25Function).
+    @inline(__always)
+    private static func score(
+        size: Double, frequencies: UnsafeMutableBufferPointer<Double>, idf: [Double],
+        averageSize: Double
+    ) -> Double {
+        let k1 = 1.2
+        let b = 0.75
+        var score = 0.0
+        for phrase in 0..<frequencies.count {
+            let frequency = frequencies[phrase]
+            score +=
+                idf[phrase]
+                * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * size / averageSize)))
+        }
+        return score
+    }
+
+    fileprivate func visitRow(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer)
+        -> Int32
+    {
+        if !isStarted {
+            let code = start(api, context)
+            guard code == SQLITE_OK else { return code }
+        }
+        let tokenCount = self.tokenCount
+        let weights = self.weights
+        var instanceCount: Int32 = 0
+        var code = api.pointee.xInstCount(context, &instanceCount)
+        guard code == SQLITE_OK else { return code }
+        for phrase in 0..<tokenCount {
+            frequencies[phrase] = 0
+            hitCounts[phrase] = 0
+            wholeFlags[phrase] = false
+        }
+        for instance in 0..<instanceCount {
+            var phrase: Int32 = 0
+            var column: Int32 = 0
+            var offset: Int32 = 0
+            code = api.pointee.xInst(context, instance, &phrase, &column, &offset)
+            guard code == SQLITE_OK else { return code }
+            let index = Int(phrase)
+            if index < tokenCount {
+                frequencies[index] += Int(column) < weights.count ? weights[Int(column)] : 1.0
+                hitCounts[index] += 1
+            } else if index < 2 * tokenCount {
+                wholeFlags[index - tokenCount] = true
+            }
+        }
+        let idf = self.idf
+        let averageSize = self.averageSize
+        var leastHits = Int.max
+        var mostHits = 1
+        var whole = 0
+        for phrase in 0..<tokenCount {
+            leastHits = min(leastHits, hitCounts[phrase])
+            mostHits = max(mostHits, hitCounts[phrase])
+            if wholeFlags[phrase] { whole += 1 }
+        }
+        guard leastHits > 0 else { return SQLITE_OK }  // matched a whole-token phrase only
+        total += 1
+        if let least = threshold {
+            if whole < least.whole { return SQLITE_OK }
+            // Each hit is a distinct token, so the row has at least `mostHits` tokens; a smaller
+            // size gives a higher score. The margin keeps rows that could tie after the IDF.
+            if whole == least.whole
+                && Self.score(
+                    size: Double(mostHits), frequencies: frequencies, idf: idf,
+                    averageSize: averageSize) < least.value * (1 - 1e-9)
+            {
+                return SQLITE_OK
+            }
+        }
+        let rowid = api.pointee.xRowid(context)
+        var size: Int32 = 0
+        if !readSize(ofRow: rowid, into: &size) {
+            code = api.pointee.xColumnSize(context, -1, &size)
+            guard code == SQLITE_OK else { return code }
+        }
+        let candidate = Candidate(
+            rowid: rowid, whole: whole,
+            value: Self.score(
+                size: Double(size), frequencies: frequencies, idf: idf,
+                averageSize: averageSize))
+        if threshold == nil {
+            candidates.append(candidate)
+            push(candidate)
+            if heap.count == capacity { threshold = heap[0] }
+        } else if (candidate.whole, candidate.value) >= (heap[0].whole, heap[0].value * (1 - 1e-9))
+        {
+            candidates.append(candidate)
+            if (candidate.whole, candidate.value) > (heap[0].whole, heap[0].value) {
+                replaceLeast(with: candidate)
+                threshold = heap[0]
+            }
+            if candidates.count > 4 * capacity + 4096 { compact() }
+        }
+        return SQLITE_OK
+    }
+
+    /// Reads the row's token count from the index's docsize table through an incremental
+    /// blob handle (https://sqlite.org/c3ref/blob_reopen.html): moving the handle to the next
+    /// row is a b-tree seek, several times cheaper than `xColumnSize`, which runs a statement
+    /// per row. The blob holds each column's count as a varint, and xColumnSize(-1) is their
+    /// sum. Returns false when the blob cannot be read; the caller then asks FTS5.
+    private func readSize(ofRow rowid: Int64, into size: inout Int32) -> Bool {
+        guard let database = sizeSource?.database, let table = sizeSource?.table else {
+            return false
+        }
+        if let blob = sizeBlob {
+            guard sqlite3_blob_reopen(blob, rowid) == SQLITE_OK else { return false }
+        } else {
+            var blob: OpaquePointer?
+            guard
+                sqlite3_blob_open(database.handle, "main", table, "sz", rowid, 0, &blob)
+                    == SQLITE_OK,
+                let blob
+            else {
+                sqlite3_blob_close(blob)
+                sizeSource = nil
+                return false
+            }
+            sizeBlob = blob
+        }
+        guard let blob = sizeBlob else { return false }
+        let count = Int(sqlite3_blob_bytes(blob))
+        guard count > 0, count <= 64 else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { bytes -> Bool in
+            guard sqlite3_blob_read(blob, bytes.baseAddress, Int32(count), 0) == SQLITE_OK else {
+                return false
+            }
+            var total: UInt32 = 0
+            var index = 0
+            while index < count {
+                var value: UInt32 = 0
+                var shift: UInt32 = 0
+                repeat {  // SQLite varint, at most 5 bytes for a 32-bit value
+                    guard index < count, shift < 35 else { return false }
+                    let byte = bytes[index]
+                    index += 1
+                    value |= UInt32(byte & 0x7F) << shift
+                    shift += 7
+                    if byte & 0x80 == 0 { break }
+                } while true
+                total &+= value
+            }
+            size = Int32(truncatingIfNeeded: total)
+            return true
+        }
+    }
+
+    /// Closes the blob handle; called when the query is done.
+    func closeSizeReader() {
+        if let sizeBlob { sqlite3_blob_close(sizeBlob) }
+        sizeBlob = nil
+    }
+
+    fileprivate func fail(_ code: Int32) {
+        if failure == SQLITE_OK { failure = code }
+    }
+
+    /// Drops the candidates that can no longer reach the best rows.
+    private func compact() {
+        let least = heap[0]
+        candidates.removeAll { ($0.whole, $0.value) < (least.whole, least.value * (1 - 1e-9)) }
+    }
+
+    private static func isLess(_ a: Candidate, _ b: Candidate) -> Bool {
+        (a.whole, a.value) < (b.whole, b.value)
+    }
+
+    private func push(_ candidate: Candidate) {
+        heap.append(candidate)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.isLess(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private func replaceLeast(with candidate: Candidate) {
+        heap[0] = candidate
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var least = parent
+            if left < heap.count && Self.isLess(heap[left], heap[least]) { least = left }
+            if right < heap.count && Self.isLess(heap[right], heap[least]) { least = right }
+            guard least != parent else { return }
+            heap.swapAt(parent, least)
+            parent = least
+        }
+    }
+}
+
+enum FTS5RankFunction {
+    static let name = "ftsearch_rank"
+    /// The type name of the pointer argument (https://sqlite.org/bindptr.html).
+    nonisolated(unsafe) static let pointerType: UnsafePointer<CChar> = {
+        UnsafePointer(strdup("ftsearch_rank_collector")!)
+    }()
+
+    /// Registers `ftsearch_rank` on the connection.
+    static func register(on database: Database) throws(SQLiteError) {
+        guard let api = csqlite_fts5_api(database.handle) else {
+            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "FTS5 is not available")
+        }
+        // Ranking reads index pages and row sizes all over the file: map it instead of copying
+        // every page through read(2) into a small page cache.
+        try database.execute(sql: "PRAGMA mmap_size = 1073741824")
+        let code = api.pointee.xCreateFunction(api, name, nil, function, nil)
+        guard code == SQLITE_OK else {
+            throw SQLiteError(extendedResultCode: code, message: "cannot register \(name)")
+        }
+    }
+
+    private static let function: fts5_extension_function = { api, context, result, count, values in
+        guard let api, let context, count >= 1, let values,
+            let pointer = sqlite3_value_pointer(values[0], FTS5RankFunction.pointerType)
+        else {
+            sqlite3_result_error(result, "ftsearch_rank: missing collector", -1)
+            return
+        }
+        let collector = Unmanaged<FTS5RankCollector>.fromOpaque(pointer).takeUnretainedValue()
+        let code = collector.visitRow(api, context)
+        if code != SQLITE_OK {
+            collector.fail(code)
+            sqlite3_result_error_code(result, code)
+            return
+        }
+        sqlite3_result_int(result, 0)
+    }
+}
+
+extension Statement {
+    /// Binds `collector` as the pointer argument of `ftsearch_rank` at the 1-based `index`.
+    /// The caller keeps the collector alive until the statement is reset.
+    func bind(_ collector: FTS5RankCollector, at index: Int32) throws(SQLiteError) {
+        let pointer = Unmanaged.passUnretained(collector).toOpaque()
+        let code = sqlite3_bind_pointer(handle, index, pointer, FTS5RankFunction.pointerType, nil)
+        guard code == SQLITE_OK else {
+            throw SQLiteError(extendedResultCode: code, message: "cannot bind")
+        }
+    }
+}

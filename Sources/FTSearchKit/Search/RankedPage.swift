@@ -1,0 +1,222 @@
+/// The fast plan for one page of ranked results: the same order as
+/// ``QueryEngine/referenceSearch(_:request:)``, without ranking every match.
+///
+/// Ranking is what costs: `bm25()` reads each matching row's size and the content table gives
+/// each its sort key, about 1 µs a row, and a one-letter prefix matches hundreds of thousands.
+/// Here one pass over the matches (see ``FTS5RankCollector``) counts them, finds each row's
+/// whole-token count from the hits, and reads the size of only those rows whose best possible
+/// score can still reach the page; then only the rows at or above the page's last
+/// (whole-token count, score) — ties included — are joined to the content table and ordered by
+/// sort key, kind and id. The order and the total are exactly the reference plan's
+/// (`FastRankingTests` compares them on generated data).
+struct RankedPage {
+    let database: Database
+    let pattern: SearchPattern
+    let request: SearchRequest
+    var helper: () -> RankingHelper? = { nil }
+    var parallelMinimumSpan: Int64 = 200_000
+
+    private var limit: Int { request.limit ?? 0 }
+    private var capacity: Int { request.offset + limit }
+
+    func results() throws -> SearchResults {
+        var total = 0
+        var ranked: [(kind: Kind, rowid: Int64, whole: Int, score: Double)] = []
+        for kind in request.kinds.kinds {
+            let collector = try collectInParallel(kind) ?? collect(kind, in: database, rowids: .all)
+            total += collector.total
+            ranked += try collector.finish().map { (kind, $0.rowid, $0.whole, $0.score) }
+        }
+        guard total > request.offset, !ranked.isEmpty else {
+            return SearchResults(
+                query: request.text, total: total, hits: [], tokens: pattern.tokens)
+        }
+        // The groups of equal (whole, score), best first; a page ends inside at most one.
+        ranked.sort { ($0.whole, $0.score) > ($1.whole, $1.score) }
+        var groups: [(whole: Int, score: Double)] = []
+        var rows: [(group: Int, kind: Kind, rowid: Int64)] = []
+        for (position, row) in ranked.enumerated() {
+            if groups.last.map({ $0 != (row.whole, row.score) }) ?? true {
+                guard position < capacity else { break }
+                groups.append((row.whole, row.score))
+            }
+            rows.append((groups.count - 1, row.kind, row.rowid))
+        }
+        if let hits = try pageBySortKey(rows, groups: groups) {
+            return SearchResults(query: request.text, total: total, hits: hits, tokens: pattern.tokens)
+        }
+        var members: [Kind: [String]] = [:]
+        for row in rows {
+            members[row.kind, default: []].append("[\(row.rowid),\(row.group)]")
+        }
+        let kinds = request.kinds.kinds.filter { members[$0] != nil }
+        var arguments: StatementArguments = kinds.map {
+            "[" + members[$0, default: []].joined(separator: ",") + "]"
+        }
+        arguments += [limit, request.offset]
+        var hits: [SearchHit] = []
+        try database.cachedStatement(sql: pageSQL(for: kinds)).forEachRow(arguments) { row in
+            let group = groups[row.int(at: 2)]
+            hits.append(
+                SearchHit(
+                    record: QueryEngine.record(from: row), score: group.score,
+                    wholeTokenMatches: group.whole))
+        }
+        return SearchResults(query: request.text, total: total, hits: hits, tokens: pattern.tokens)
+    }
+
+    /// The page from `rows`, ordered by group, then sort key (NOCASE), kind and id, as the
+    /// reference plan's ORDER BY does; the sort keys are read by rowid with blob handles, and
+    /// only the page's rows are fetched whole. Nil when a sort key cannot be read (then the
+    /// page is ordered in SQL).
+    private func pageBySortKey(_ rows: [(group: Int, kind: Kind, rowid: Int64)],
+                               groups: [(whole: Int, score: Double)]) throws -> [SearchHit]? {
+        var readers: [Kind: [ColumnReader]] = [:]
+        var keyed: [(group: Int, key: [UInt8], kind: Kind, rowid: Int64)] = []
+        keyed.reserveCapacity(rows.count)
+        for row in rows {
+            let columns = readers[row.kind] ?? Self.sortKeyColumns(of: row.kind).map {
+                ColumnReader(database: database, table: row.kind.tableName, column: $0)
+            }
+            readers[row.kind] = columns
+            var key: [UInt8] = []
+            for (index, column) in columns.enumerated() {
+                if index > 0 { key.append(0x20) }
+                guard column.append(row: row.rowid, to: &key) else { return nil }
+            }
+            keyed.append((row.group, key, row.kind, row.rowid))
+        }
+        keyed.sort { a, b in
+            if a.group != b.group { return a.group < b.group }
+            let order = ColumnReader.compareNoCase(a.key, b.key)
+            if order != 0 { return order < 0 }
+            if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+            return a.rowid < b.rowid
+        }
+        var hits: [SearchHit] = []
+        for row in keyed.dropFirst(request.offset).prefix(limit) {
+            let statement = try database.cachedStatement(sql: """
+                SELECT '\(row.kind.rawValue)', c.id, 0, 0, '', c.extra, \(QueryEngine.fieldColumns(of: row.kind, table: "c"))
+                FROM \(row.kind.tableName) AS c WHERE c.id = ?1
+                """)
+            guard let record = try statement.firstRow([row.rowid], QueryEngine.record(from:)) else { return nil }
+            let group = groups[row.group]
+            hits.append(SearchHit(record: record, score: group.score, wholeTokenMatches: group.whole))
+        }
+        return hits
+    }
+
+    /// The columns of ``QueryEngine/sortKey(of:table:)``, joined by a space.
+    private static func sortKeyColumns(of kind: Kind) -> [String] {
+        switch kind {
+        case .people: ["last_name", "first_name"]
+        case .animals: ["name"]
+        }
+    }
+
+    /// Which rows of the matches to collect.
+    enum RowidRange {
+        case all
+        case upTo(Int64)
+        case above(Int64)
+    }
+
+    /// Runs the ranking query over the matches of `kind` in `rowids`, on `database`.
+    private func collect(_ kind: Kind, in database: Database, rowids: RowidRange) throws
+        -> FTS5RankCollector
+    {
+        let collector = FTS5RankCollector(
+            tokenCount: pattern.tokens.count,
+            weights: QueryEngine.weights(of: kind), capacity: capacity,
+            database: database, sizeTable: "\(kind.indexName)_docsize")
+        let statement = try Self.rankStatement(for: kind, rowids: rowids, in: database)
+        try statement.bind(rankQuery, at: 1)
+        try statement.bind(collector, at: 2)
+        switch rowids {
+        case .all: break
+        case .upTo(let rowid), .above(let rowid): try statement.bind(rowid, at: 3)
+        }
+        defer { statement.reset() }
+        defer { collector.closeSizeReader() }
+        while try statement.step() {}
+        return collector
+    }
+
+    /// For one token on a large table: the lower half of the rowids here, the upper half on the
+    /// helper's connection at the same time. Nil when not worth it, or when another connection
+    /// committed meanwhile (then the halves might have read different versions).
+    private func collectInParallel(_ kind: Kind) throws -> FTS5RankCollector? {
+        guard pattern.tokens.count == 1 else { return nil }
+        let span: (lowest: Int64, highest: Int64)? =
+            try database
+            .cachedStatement(
+                sql:
+                    "SELECT (SELECT min(id) FROM \(kind.tableName)), (SELECT max(id) FROM \(kind.tableName))"
+            )
+            .firstRow { row -> (lowest: Int64, highest: Int64)? in
+                row.isNull(at: 0) ? nil : (row.int64(at: 0), row.int64(at: 1))
+            } ?? nil
+        guard let (lowest, highest) = span else { return nil }
+        let (width, overflow) = highest.subtractingReportingOverflow(lowest)
+        guard overflow || width >= parallelMinimumSpan, let helper = helper() else { return nil }
+        let middle = lowest / 2 + highest / 2
+        let versionBefore = try dataVersion()
+        let page = self
+        let upper = helper.start { database in
+            try page.collect(kind, in: database, rowids: .above(middle))
+        }
+        let lower = try collect(kind, in: database, rowids: .upTo(middle))
+        // Any failure of the helper (say, the file was replaced) only costs the parallelism.
+        guard let otherHalf = try? upper.wait(), try dataVersion() == versionBefore else { return nil }
+        lower.absorb(otherHalf)
+        return lower
+    }
+
+    /// Changes whenever another connection commits (https://sqlite.org/pragma.html#pragma_data_version).
+    private func dataVersion() throws -> Int? {
+        try database.cachedStatement(sql: "PRAGMA data_version").firstRow { $0.int(at: 0) }
+    }
+
+    /// Prefix phrases first, then whole-token phrases: `("ann"* AND "mül"*) OR "ann" OR "mül"`.
+    /// The rows it matches beyond the prefix query's are skipped by the collector.
+    private var rankQuery: String {
+        let wholeTokens = pattern.tokens.indices.map { pattern.wholeTokenQuery(at: $0) }
+        return (["(" + pattern.prefixQuery + ")"] + wholeTokens).joined(separator: " OR ")
+    }
+
+    private static func rankStatement(for kind: Kind, rowids: RowidRange, in database: Database)
+        throws -> Statement
+    {
+        let range =
+            switch rowids {
+            case .all: ""
+            case .upTo: "AND rowid <= ?3 "
+            case .above: "AND rowid > ?3 "
+            }
+        let sql =
+            "SELECT 1 FROM \(kind.indexName) WHERE \(kind.indexName) MATCH ?1 \(range)"
+            + "AND \(FTS5RankFunction.name)(\(kind.indexName), ?2)"
+        do {
+            return try database.cachedStatement(sql: sql)
+        } catch {
+            // The auxiliary function is registered once per connection, on first use.
+            try FTS5RankFunction.register(on: database)
+            return try database.cachedStatement(sql: sql)
+        }
+    }
+
+    /// The page's rows, from `[[rowid, group], ...]` per kind; shaped as ``QueryEngine/hit(from:)``
+    /// reads them, with the group in place of the score.
+    private func pageSQL(for kinds: [Kind]) -> String {
+        let selects = kinds.enumerated().map { offset, kind in
+            """
+            SELECT '\(kind.rawValue)' AS kind, c.id AS id, j.value ->> 1 AS grp, 0 AS whole,
+                   \(QueryEngine.sortKey(of: kind, table: "c")) AS sort_key, c.extra,
+                   \(QueryEngine.fieldColumns(of: kind, table: "c"))
+            FROM json_each(?\(offset + 1)) AS j JOIN \(kind.tableName) AS c ON c.id = j.value ->> 0
+            """
+        }
+        return selects.joined(separator: "\nUNION ALL\n")
+            + "\nORDER BY grp, sort_key COLLATE NOCASE, kind, id LIMIT ?\(kinds.count + 1) OFFSET ?\(kinds.count + 2)"
+    }
+}

@@ -1,0 +1,121 @@
+import Testing
+@testable import FTSearchKit
+
+/// The fast ranking plan (``RankedPage``) must give exactly the reference plan's results: the
+/// same total, the same records in the same order, with the same scores.
+@Suite struct FastRankingTests {
+    let directory: TemporaryDirectory
+    let index: SearchIndex
+
+    /// A deterministic generator (SplitMix64), so a failure can be reproduced.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    // Few distinct words with shared prefixes, so that ties, whole-token matches of short
+    // words ("A/S" gives the token "a") and rows with several hits are common.
+    static let firstNames = [
+        "Ann", "Anna", "Annabelle", "Andrés", "Zoë", "Søren", "Łukasz", "Mary Ann", "Al",
+        "Bo", "Sean", "Seán", "Marie-Anne", "A", "Bob", "Ma", "anna", "ANNA", "bo", "Åsa", "åsa",
+    ]
+    static let lastNames = [
+        "Andersen", "Müller", "O'Brien", "Smith-Jones", "Smith", "Anders", "Ann",
+        "Mac Allister", "Schmidt", "Bo", "Ødegaard", "Lee", "ANN", "ann", "Ann Marie", "MÜLLER",
+        "andersen", "Ann-Marie",
+    ]
+    static let companies = [
+        "Acme", "Andersen A/S", "Smith & Sons, Inc.", "AT&T", "Müller-Lüdenscheid GmbH",
+        "Ann Arbor Analytics", "Bob's Burgers", "Schmidt, Schmidt & Co", "", "A B C D E F",
+    ]
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        index = try SearchIndex.temporary(in: directory)
+        var random = SeededGenerator(state: 42)
+        let people = (0..<2500).map { _ in
+            (
+                Self.firstNames.randomElement(using: &random)!,
+                Self.lastNames.randomElement(using: &random)!,
+                Self.companies.randomElement(using: &random)!
+            )
+        }
+        try index.importPeople(people)
+        try index.importAnimals(
+            (0..<300).map { _ in
+                Self.firstNames.randomElement(using: &random)! + " " + Self.lastNames.randomElement(
+                    using: &random)!
+            })
+    }
+
+    static func queries() -> [String] {
+        var random = SeededGenerator(state: 7)
+        let words = (firstNames + lastNames + companies).flatMap {
+            $0.split(whereSeparator: { !$0.isLetter })
+        }
+        .map(String.init)
+        var queries: [String] = []
+        for length in 1...3 {
+            for _ in 0..<25 {
+                queries.append(String(words.randomElement(using: &random)!.prefix(length)))
+            }
+        }
+        for _ in 0..<40 {
+            let first = words.randomElement(using: &random)!.prefix(
+                Int.random(in: 1...4, using: &random))
+            let second = words.randomElement(using: &random)!.prefix(
+                Int.random(in: 1...4, using: &random))
+            queries.append("\(first) \(second)")
+        }
+        return queries + ["a a", "ann ann", "a/s", "zz", "smith sons inc"]
+    }
+
+    @Test(arguments: [
+        (KindSelection.people, 20, 0), (.all, 20, 0), (.animals, 5, 0), (.people, 1, 0),
+        (.all, 7, 13),
+        (.people, 20, 40),
+    ])
+    func fastPlanEqualsReferencePlan(kinds: KindSelection, limit: Int, offset: Int) throws {
+        let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer)
+        try expectEqualPlans(engine, kinds: kinds, limit: limit, offset: offset)
+    }
+
+    /// The same with every table split in two rowid halves ranked on two connections at once.
+    @Test(arguments: [(KindSelection.people, 20, 0), (.all, 7, 13), (.people, 1, 0)])
+    func parallelPlanEqualsReferencePlan(kinds: KindSelection, limit: Int, offset: Int) throws {
+        let helper = try RankingHelper(path: index.path)
+        let engine = QueryEngine(
+            database: index.database, tokenizer: try index.tokenizer, helper: { helper },
+            parallelMinimumSpan: 0)
+        try expectEqualPlans(engine, kinds: kinds, limit: limit, offset: offset)
+    }
+
+    private func expectEqualPlans(
+        _ engine: QueryEngine, kinds: KindSelection, limit: Int, offset: Int
+    ) throws {
+        for text in Self.queries() {
+            let request = SearchRequest(text: text, kinds: kinds, limit: limit, offset: offset)
+            let pattern = try #require(
+                SearchPattern(matchingAllPrefixesIn: text, tokenizer: try index.tokenizer))
+            let fast = try engine.search(request)
+            let reference = try engine.referenceSearch(pattern, request: request)
+            #expect(fast.total == reference.total, "total of \(text)")
+            #expect(
+                fast.hits.map(\.record.id) == reference.hits.map(\.record.id), "order of \(text)")
+            #expect(
+                fast.hits.map(\.record.kind) == reference.hits.map(\.record.kind),
+                "kinds of \(text)")
+            #expect(fast.hits.map(\.score) == reference.hits.map(\.score), "scores of \(text)")
+            #expect(
+                fast.hits.map(\.wholeTokenMatches) == reference.hits.map(\.wholeTokenMatches),
+                "whole-token counts of \(text)")
+            #expect(fast == reference, "results of \(text)")
+        }
+    }
+}

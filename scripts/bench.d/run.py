@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""The driver of scripts/bench: imports, query latency and whole-process timings.
+
+    run.py ROOT WORK [--quick]
+
+ROOT is the repository (release binaries in ROOT/.build/release), WORK the scratch folder
+(generated data is kept there between runs). Prints one markdown table; raw numbers go to
+WORK/results.json.
+"""
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT, WORK = sys.argv[1], sys.argv[2]
+QUICK = "--quick" in sys.argv
+SIZES = [100_000] if QUICK else [10_000, 100_000, 1_000_000]
+BIN = os.path.join(ROOT, ".build", "release")
+VENV_BIN = os.path.join(WORK, "venv", "bin")
+FTSEARCH = os.path.join(BIN, "ftsearch")
+BENCH = os.path.join(BIN, "ftsearch-bench")
+SQLITE_UTILS = os.path.join(VENV_BIN, "sqlite-utils")
+ENV = dict(os.environ, FTSEARCH_NO_HISTORY="1")
+ENV.pop("FTSEARCH_DB", None)
+results = {"sizes": {}, "machine": {}}
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def label(n):
+    return f"{n // 1_000_000}M" if n >= 1_000_000 else f"{n // 1000}k"
+
+
+def remove_db(path):
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
+def db_size(path):
+    return sum(os.path.getsize(path + s) for s in ("", "-wal") if os.path.exists(path + s))
+
+
+def timed(command, stdin=None):
+    """Runs command under /usr/bin/time -v; returns (wall seconds, peak RSS MiB)."""
+    report = os.path.join(WORK, "time.txt")
+    start = time.perf_counter()
+    subprocess.run(["/usr/bin/time", "-v", "-o", report] + command, check=True, env=ENV,
+                   stdin=stdin, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    rss = 0
+    with open(report) as f:
+        for line in f:
+            if "Maximum resident set size" in line:
+                rss = int(line.rsplit(":", 1)[1]) / 1024
+    return wall, rss
+
+
+FTS_COLUMNS = "first_name, last_name, company"
+FTS_OPTIONS = "tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'"
+
+
+def import_ftsearch(data, fmt, db):
+    remove_db(db)
+    return timed([FTSEARCH, "import", os.path.join(data, f"people.{fmt}"), "--db", db, "--quiet"])
+
+
+def import_floor(data, db):
+    """The sqlite3 CLI: .import --csv into a plain table, then one INSERT ... SELECT."""
+    remove_db(db)
+    script = (f".import --csv {os.path.join(data, 'people.csv')} people\n"
+              f"CREATE VIRTUAL TABLE people_fts USING fts5({FTS_COLUMNS}, content='people', "
+              f"content_rowid='id', {FTS_OPTIONS});\n"
+              f"INSERT INTO people_fts(rowid, {FTS_COLUMNS}) SELECT id, {FTS_COLUMNS} FROM people;\n")
+    path = os.path.join(WORK, "floor.sql")
+    with open(path, "w") as f:
+        f.write(script)
+    with open(path) as stdin:
+        return timed(["sqlite3", db], stdin=stdin)
+
+
+def import_sqlite_utils(data, fmt, db):
+    """sqlite-utils insert, then enable-fts --fts5 (same tokenizer; it has no prefix option)."""
+    remove_db(db)
+    flags = {"csv": ["--csv"], "json": [], "ndjson": ["--nl"]}[fmt]
+    wall1, rss1 = timed([SQLITE_UTILS, "insert", db, "people", os.path.join(data, f"people.{fmt}"),
+                         "--pk", "id"] + flags)
+    wall2, rss2 = timed([SQLITE_UTILS, "enable-fts", db, "people", "first_name", "last_name", "company",
+                         "--fts5", "--tokenize", "unicode61 remove_diacritics 2"])
+    return wall1 + wall2, max(rss1, rss2)
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def run_imports(n, data):
+    reps = 3 if n <= 100_000 else 2
+    plan = [("ftsearch", "csv"), ("floor", "csv"), ("sqlite-utils", "csv"),
+            ("ftsearch", "json"), ("sqlite-utils", "json"),
+            ("ftsearch", "ndjson"), ("sqlite-utils", "ndjson")]
+    raw = {f"{tool} {fmt}": {"wall": [], "rss": [], "size": 0} for tool, fmt in plan}
+    for rep in range(reps):
+        for tool, fmt in plan:
+            if tool == "sqlite-utils" and n >= 1_000_000 and rep > 0:
+                continue  # one run is enough to be 3x slower or not, and it takes minutes
+            db = os.path.join(WORK, f"{tool}-{fmt}-{label(n)}.db")
+            if tool == "ftsearch":
+                wall, rss = import_ftsearch(data, fmt, db)
+            elif tool == "floor":
+                wall, rss = import_floor(data, db)
+            else:
+                wall, rss = import_sqlite_utils(data, fmt, db)
+            entry = raw[f"{tool} {fmt}"]
+            entry["wall"].append(wall)
+            entry["rss"].append(rss)
+            entry["size"] = db_size(db)
+            log(f"  import {label(n)} {tool} {fmt}: {wall:.2f} s, {rss:.0f} MiB")
+    return raw
+
+
+def run_latency(n, data, db):
+    one_letter = 200 if n <= 100_000 else 25
+    out = subprocess.run([BENCH, "latency", db, os.path.join(data, "queries.tsv"), "200", str(one_letter)],
+                         check=True, capture_output=True, text=True, env=ENV).stdout
+    latency = {}
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if parts[0] == "mismatches":
+            latency["mismatches"] = int(parts[1])
+        elif len(parts) == 6:
+            latency[f"{parts[0]} {parts[1]}"] = {"p50": float(parts[2]), "p90": float(parts[3]),
+                                                 "p99": float(parts[4]), "count": int(parts[5])}
+    return latency
+
+
+def naive_query_sql(token):
+    return (f"SELECT count(*) FROM people_fts('\"{token}\"*');\n"
+            "SELECT c.id, c.first_name, c.last_name, c.company, c.extra FROM "
+            f"(SELECT rowid, bm25(people_fts, 10, 10, 4) AS r FROM people_fts WHERE people_fts MATCH '\"{token}\"*') AS m "
+            "JOIN people AS c ON c.id = m.rowid "
+            f"ORDER BY (m.rowid IN (SELECT rowid FROM people_fts('\"{token}\"'))) DESC, m.r, "
+            "c.last_name || ' ' || c.first_name COLLATE NOCASE, c.id LIMIT 20;")
+
+
+SUGGEST_SQL = """SELECT text, use_count, last_used FROM history
+WHERE instr(' ' || key, ' ' || 'an') > 0 AND ('all' = 'all' OR kind = 'all' OR kind = 'all') AND (0 OR result_count > 0)
+ORDER BY substr(key, 1, length('an')) <> 'an', use_count DESC, last_used DESC, text LIMIT 10;"""
+
+
+def whole_process(n, data, ft_db, su_db):
+    history_db = os.path.join(WORK, f"history-{label(n)}.db")
+    shutil.copy(ft_db, history_db)
+    out = subprocess.run([BENCH, "history", history_db, os.path.join(data, "history.txt")],
+                         check=True, capture_output=True, text=True, env=ENV).stdout.split("\t")
+    history = {"p50": float(out[2]), "p90": float(out[3]), "p99": float(out[4]), "count": int(out[5])}
+    commands = {
+        "query ftsearch": [FTSEARCH, "query", "ann", "--limit", "20", "--format", "tsv", "--db", ft_db],
+        "query sqlite3": ["sqlite3", "-tabs", ft_db, naive_query_sql("ann")],
+        "query sqlite-utils": [SQLITE_UTILS, "search", su_db, "people", "ann*", "--limit", "20", "--tsv"],
+        "suggest ftsearch": [FTSEARCH, "suggest", "an", "--db", history_db],
+        "suggest sqlite3": ["sqlite3", "-tabs", history_db, SUGGEST_SQL],
+    }
+    # ftsearch query runs as users run it, logging the search to the history.
+    with_history = dict(ENV)
+    with_history.pop("FTSEARCH_NO_HISTORY", None)
+    environments = {name: (with_history if name == "query ftsearch" else ENV) for name in commands}
+    times = {name: [] for name in commands}
+    runs = 30
+    for run in range(runs + 2):
+        for name, command in commands.items():
+            start = time.perf_counter()
+            subprocess.run(command, check=True, env=environments[name], stdout=subprocess.DEVNULL)
+            if run >= 2:  # two warm-up rounds
+                times[name].append((time.perf_counter() - start) * 1000)
+    return {name: median(values) for name, values in times.items()}, history
+
+
+def machine():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    sqlite = subprocess.run(["sqlite3", "--version"], capture_output=True, text=True).stdout.split()[0]
+    return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cpu": cpu, "cores": os.cpu_count(),
+            "memory": f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB",
+            "sqlite": sqlite, "kernel": platform.release()}
+
+
+def main():
+    started = time.perf_counter()
+    results["machine"] = machine()
+    for n in SIZES:
+        data = os.path.join(WORK, "data", str(n))
+        log(f"== {label(n)} people")
+        size = results["sizes"][label(n)] = {}
+        size["imports"] = run_imports(n, data)
+        ft_db = os.path.join(WORK, f"ftsearch-csv-{label(n)}.db")
+        log(f"  query latency {label(n)}")
+        size["latency"] = run_latency(n, data, ft_db)
+        if n == SIZES[-1]:
+            log(f"  whole-process {label(n)}")
+            size["process"], size["history"] = whole_process(n, data, ft_db,
+                                                             os.path.join(WORK, f"sqlite-utils-csv-{label(n)}.db"))
+    results["seconds"] = time.perf_counter() - started
+    with open(os.path.join(WORK, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    print_table()
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}×" if b else "?"
+
+
+def print_table():
+    m = results["machine"]
+    print(f"ftsearch benchmark, {m['date']}: {m['cpu']}, {m['cores']} cores, {m['memory']}, SQLite {m['sqlite']}"
+          f"{' (--quick)' if QUICK else ''}; run took {results['seconds'] / 60:.1f} min.\n")
+    print("| size | measurement | ftsearch | baseline | ratio | target |")
+    print("|---|---|---|---|---|---|")
+    for name, size in results["sizes"].items():
+        imports = size["imports"]
+        get = lambda key: median(imports[key]["wall"])
+        floor = get("floor csv")
+        print(f"| {name} | import CSV vs sqlite3 CLI floor (s) | {get('ftsearch csv'):.2f} | {floor:.2f} | "
+              f"{ratio(get('ftsearch csv'), floor)} | ≤ 1.25× |")
+        print(f"| {name} | import CSV vs sqlite-utils (s) | {get('ftsearch csv'):.2f} | {get('sqlite-utils csv'):.2f} | "
+              f"{ratio(get('sqlite-utils csv'), get('ftsearch csv'))} faster | ≥ 3× faster |")
+        for fmt in ("json", "ndjson"):
+            print(f"| {name} | import {fmt.upper()} vs CLI CSV floor (s) | {get('ftsearch ' + fmt):.2f} | {floor:.2f} | "
+                  f"{ratio(get('ftsearch ' + fmt), floor)} | ≤ 1.5× |")
+            print(f"| {name} | import {fmt.upper()} vs sqlite-utils (s) | {get('ftsearch ' + fmt):.2f} | "
+                  f"{get('sqlite-utils ' + fmt):.2f} | {ratio(get('sqlite-utils ' + fmt), get('ftsearch ' + fmt))} faster | |")
+        rss = {key: max(value["rss"]) for key, value in imports.items()}
+        worst = max((key for key in rss if key.startswith("ftsearch")), key=lambda k: rss[k])
+        worst_peer = max((key for key in rss if key.startswith("sqlite-utils")), key=lambda k: rss[k])
+        print(f"| {name} | peak RSS of imports, worst (MiB) | {rss[worst]:.0f} ({worst.split()[1]}) | "
+              f"{rss[worst_peer]:.0f} (sqlite-utils {worst_peer.split()[1]}) | | ≤ 64 MiB |")
+        print(f"| {name} | database size (MiB) | {imports['ftsearch csv']['size'] / 2**20:.0f} | "
+              f"{imports['floor csv']['size'] / 2**20:.0f} (floor), "
+              f"{imports['sqlite-utils csv']['size'] / 2**20:.0f} (sqlite-utils) | | |")
+        latency = size["latency"]
+        for cls, title in (("prefix1", "1-letter"), ("prefix2", "2-letter"), ("prefix3", "3-letter"),
+                           ("twotoken", "two-token")):
+            fast, naive = latency.get(f"{cls} fast"), latency.get(f"{cls} naive")
+            if not fast or not naive:
+                continue
+            for p in ("p50", "p90", "p99"):
+                print(f"| {name} | query {title} {p}, in-process (ms) | {fast[p]:.2f} | {naive[p]:.2f} (naive bm25) | "
+                      f"{ratio(naive[p], fast[p])} faster | {'≥ 5× faster' if p != 'p90' else ''} |")
+        print(f"| {name} | fast and naive results differ | {latency.get('mismatches', '?')} queries | | | 0 |")
+        if "process" in size:
+            p = size["process"]
+            print(f"| {name} | `query ann --limit 20` whole process (ms) | {p['query ftsearch']:.1f} | "
+                  f"{p['query sqlite3']:.1f} (sqlite3 CLI, naive SQL) | {ratio(p['query sqlite3'], p['query ftsearch'])} faster | > 1× |")
+            print(f"| {name} | `query ann --limit 20` whole process (ms) | {p['query ftsearch']:.1f} | "
+                  f"{p['query sqlite-utils']:.1f} (sqlite-utils search) | {ratio(p['query sqlite-utils'], p['query ftsearch'])} faster | ≥ 5× |")
+            print(f"| {name} | `suggest an`, 100k history, whole process (ms) | {p['suggest ftsearch']:.1f} | "
+                  f"{p['suggest sqlite3']:.1f} (sqlite3 CLI) | {ratio(p['suggest ftsearch'], p['suggest sqlite3'])} | ≤ 2.5× |")
+            h = size["history"]
+            print(f"| {name} | log one search to history, p50 / p99 (ms) | {h['p50']:.3f} / {h['p99']:.3f} | | | ≤ 1 ms |")
+
+
+if __name__ == "__main__":
+    main()
