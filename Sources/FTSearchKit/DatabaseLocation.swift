@@ -2,7 +2,8 @@
 public enum DatabaseLocation {
     /// The database path: `explicitPath` when given, else `$FTSEARCH_DB`, else
     /// `$XDG_DATA_HOME/ftsearch/ftsearch.sqlite`, else `~/.local/share/ftsearch/ftsearch.sqlite`.
-    public static func resolve(explicitPath: String? = nil, environment: [String: String]) -> String {
+    public static func resolve(explicitPath: String? = nil, environment: [String: String]) -> String
+    {
         if let explicitPath, !explicitPath.isEmpty { return explicitPath }
         if let path = environment["FTSEARCH_DB"], !path.isEmpty { return path }
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {

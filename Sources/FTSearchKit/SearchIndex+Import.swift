@@ -13,6 +13,7 @@ extension SearchIndex {
     ///   - onProgress: Called from time to time during long imports.
     /// - Returns: What was imported, per kind.
     /// - Throws: ``ImportError`` for bad input; ``SQLiteError`` when the database fails.
+    @discardableResult
     public func importRecords(
         from sources: [ImportSource], options: ImportOptions,
         onSkip: @escaping (RecordProblem) -> Void = { _ in },

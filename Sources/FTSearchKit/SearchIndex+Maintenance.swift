@@ -10,8 +10,9 @@ extension SearchIndex {
             if let line = row.text(at: 0), line != "ok" { problems.append(line) }
         }
         for kind in Kind.allCases where try !isIndexConsistent(kind) {
-            problems.append("the \(kind.indexName) index does not match the \(kind.tableName) table "
-                + "(run 'ftsearch rebuild')")
+            problems.append(
+                "the \(kind.indexName) index does not match the \(kind.tableName) table "
+                    + "(run 'ftsearch rebuild')")
         }
         return problems
     }
@@ -20,7 +21,7 @@ extension SearchIndex {
         do {
             try database.execute(sql: IndexSync(kind: kind).integrityCheckSQL)
             return true
-        } catch where error.isCorruption {
+        } catch  where error.isCorruption {
             return false
         }
     }

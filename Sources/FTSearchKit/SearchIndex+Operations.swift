@@ -8,8 +8,11 @@ extension SearchIndex {
     /// results.hits.first?.record.displayName  // "Anna Müller"
     /// ```
     public func search(_ request: SearchRequest) throws -> SearchResults {
-        try QueryEngine(database: database, tokenizer: tokenizer, helper: { [unowned self] in openRankingHelper })
-            .search(request)
+        try QueryEngine(
+            database: database, tokenizer: tokenizer,
+            helper: { [unowned self] in openRankingHelper }
+        )
+        .search(request)
     }
 
     /// The number of records matching `text`, without ranking them.
@@ -27,7 +30,9 @@ extension SearchIndex {
     /// ```swift
     /// try index.suggestions(forPrefix: "an")  // ["anna müller", "annex", ...]
     /// ```
-    public func suggestions(forPrefix prefix: String, options: SuggestionOptions = SuggestionOptions()) throws
+    public func suggestions(
+        forPrefix prefix: String, options: SuggestionOptions = SuggestionOptions()
+    ) throws
         -> [Suggestion]
     {
         try Suggester(database: database, tokenizer: tokenizer, clock: clock)

@@ -1,8 +1,8 @@
 import CSQLite
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An ftsearch database: people, animals, their full-text indexes and the search history.
@@ -62,10 +62,14 @@ public final class SearchIndex {
             try database.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
             let version = try Migrator.version(of: database)
             if version > Schema.migrator.latestVersion {
-                throw SchemaVersionError(path: path, found: version, supported: Schema.migrator.latestVersion)
+                throw SchemaVersionError(
+                    path: path, found: version, supported: Schema.migrator.latestVersion)
             }
-            if version == 0, try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema") ?? 0 > 0 {
-                throw DatabaseOpenError.notADatabase(path: path, reason: "it holds tables of another program")
+            if version == 0,
+                try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema") ?? 0 > 0
+            {
+                throw DatabaseOpenError.notADatabase(
+                    path: path, reason: "it holds tables of another program")
             }
             if try database.fetchText(sql: "PRAGMA journal_mode") != "wal" {
                 try database.execute(sql: "PRAGMA journal_mode = WAL")
@@ -84,7 +88,8 @@ public final class SearchIndex {
     var tokenizer: FTS5Tokenizer {
         get throws {
             if let cachedTokenizer { return cachedTokenizer }
-            let tokenizer = try FTS5Tokenizer(database: database, arguments: ["remove_diacritics", "2"])
+            let tokenizer = try FTS5Tokenizer(
+                database: database, arguments: ["remove_diacritics", "2"])
             cachedTokenizer = tokenizer
             return tokenizer
         }
@@ -113,7 +118,8 @@ public final class SearchIndex {
             return access(path, R_OK | W_OK) == 0 ? nil : "permission denied"
         }
         let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        return access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0 ? nil : "the folder is not writable"
+        return access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0
+            ? nil : "the folder is not writable"
     }
 
     private static func createParentDirectories(of path: String) throws {
@@ -123,7 +129,8 @@ public final class SearchIndex {
             prefix += (offset == 0 ? "" : "/") + component
             guard !prefix.isEmpty, access(prefix, F_OK) != 0 else { continue }
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw DatabaseOpenError.cannotCreate(path: prefix, reason: String(cString: strerror(errno)))
+                throw DatabaseOpenError.cannotCreate(
+                    path: prefix, reason: String(cString: strerror(errno)))
             }
         }
     }

@@ -8,5 +8,7 @@
 // a full disk, rather than kill the process with SIGXFSZ half-way through a write.
 signal(SIGXFSZ, SIG_IGN)
 
-CommandLineTool(root: FTSearch.self, version: FTSearch.version,
-                errorReport: ErrorReporting.report(for:)).main()
+CommandLineTool(
+    root: FTSearch.self, version: FTSearch.version,
+    errorReport: ErrorReporting.report(for:)
+).main()

@@ -21,7 +21,8 @@ import Testing
 
     @Test func refusesAFileThatIsNotADatabase() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write("this is not a database, just text pretending\n", to: "text.sqlite")
+        let path = try directory.write(
+            "this is not a database, just text pretending\n", to: "text.sqlite")
         let error = try #require(throws: DatabaseOpenError.self) { try SearchIndex(path: path) }
         guard case .notADatabase = error else { Issue.record("unexpected \(error)"); return }
         #expect(error.description.contains("is not an ftsearch database"))
@@ -42,7 +43,9 @@ import Testing
         let newer = Schema.migrator.latestVersion + 1
         try Database(path: path).execute(sql: "PRAGMA user_version = \(newer)")
         let error = try #require(throws: DatabaseOpenError.self) { try SearchIndex(path: path) }
-        guard case .newerSchema(let versionError) = error else { Issue.record("unexpected \(error)"); return }
+        guard case .newerSchema(let versionError) = error else {
+            Issue.record("unexpected \(error)"); return
+        }
         #expect(versionError.found == newer)
         #expect(try Database(path: path).fetchInt(sql: "PRAGMA user_version") == newer)
     }
@@ -54,14 +57,21 @@ import Testing
         #expect(try reopened.names(for: "ann") == ["Ann Smith"])
     }
 
-    @Test(arguments: [
-        (nil, ["FTSEARCH_DB": "/x/env.sqlite", "HOME": "/home/u"], "/x/env.sqlite"),
-        ("/explicit.sqlite", ["FTSEARCH_DB": "/x/env.sqlite"], "/explicit.sqlite"),
-        (nil, ["XDG_DATA_HOME": "/data", "HOME": "/home/u"], "/data/ftsearch/ftsearch.sqlite"),
-        (nil, ["HOME": "/home/u"], "/home/u/.local/share/ftsearch/ftsearch.sqlite"),
-        (nil, ["XDG_DATA_HOME": "relative", "HOME": "/home/u"], "/home/u/.local/share/ftsearch/ftsearch.sqlite"),
-    ] as [(String?, [String: String], String)])
-    func resolvesTheDatabaseLocation(explicit: String?, environment: [String: String], expected: String) {
-        #expect(DatabaseLocation.resolve(explicitPath: explicit, environment: environment) == expected)
+    @Test(
+        arguments: [
+            (nil, ["FTSEARCH_DB": "/x/env.sqlite", "HOME": "/home/u"], "/x/env.sqlite"),
+            ("/explicit.sqlite", ["FTSEARCH_DB": "/x/env.sqlite"], "/explicit.sqlite"),
+            (nil, ["XDG_DATA_HOME": "/data", "HOME": "/home/u"], "/data/ftsearch/ftsearch.sqlite"),
+            (nil, ["HOME": "/home/u"], "/home/u/.local/share/ftsearch/ftsearch.sqlite"),
+            (
+                nil, ["XDG_DATA_HOME": "relative", "HOME": "/home/u"],
+                "/home/u/.local/share/ftsearch/ftsearch.sqlite"
+            ),
+        ] as [(String?, [String: String], String)])
+    func resolvesTheDatabaseLocation(
+        explicit: String?, environment: [String: String], expected: String
+    ) {
+        #expect(
+            DatabaseLocation.resolve(explicitPath: explicit, environment: environment) == expected)
     }
 }

@@ -21,13 +21,15 @@ public struct SearchHistory {
         guard !key.isEmpty else { return }
         let now = clock().description
         try database.inTransaction(.immediate) {
-            try database.cachedStatement(sql: """
-                INSERT INTO history(key, text, kind, result_count, use_count, first_used, last_used)
-                VALUES (?1, ?2, ?3, ?4, 1, ?5, ?5)
-                ON CONFLICT(key) DO UPDATE SET
-                    text = excluded.text, kind = excluded.kind, result_count = excluded.result_count,
-                    use_count = use_count + 1, last_used = excluded.last_used
-                """).execute([key, text, kinds.rawValue, resultCount, now])
+            try database.cachedStatement(
+                sql: """
+                    INSERT INTO history(key, text, kind, result_count, use_count, first_used, last_used)
+                    VALUES (?1, ?2, ?3, ?4, 1, ?5, ?5)
+                    ON CONFLICT(key) DO UPDATE SET
+                        text = excluded.text, kind = excluded.kind, result_count = excluded.result_count,
+                        use_count = use_count + 1, last_used = excluded.last_used
+                    """
+            ).execute([key, text, kinds.rawValue, resultCount, now])
         }
     }
 
@@ -36,9 +38,11 @@ public struct SearchHistory {
     /// - Parameter limit: The most entries to return; `nil` for all.
     public func entries(limit: Int? = nil) throws -> [HistoryEntry] {
         var entries: [HistoryEntry] = []
-        try database.cachedStatement(sql: """
-            SELECT \(Self.entryColumns) FROM history ORDER BY last_used DESC, id DESC LIMIT ?1
-            """).forEachRow([limit ?? -1]) { entries.append(Self.entry(from: $0)) }
+        try database.cachedStatement(
+            sql: """
+                SELECT \(Self.entryColumns) FROM history ORDER BY last_used DESC, id DESC LIMIT ?1
+                """
+        ).forEachRow([limit ?? -1]) { entries.append(Self.entry(from: $0)) }
         return entries
     }
 
@@ -56,7 +60,9 @@ public struct SearchHistory {
             let statement = try database.cachedStatement(sql: "DELETE FROM history WHERE id = ?1")
             for id in ids {
                 try statement.execute([id])
-                if database.changesCount == 0 { throw HistoryEntryNotFound(reference: "with id \(id)") }
+                if database.changesCount == 0 {
+                    throw HistoryEntryNotFound(reference: "with id \(id)")
+                }
             }
         }
     }
@@ -68,7 +74,9 @@ public struct SearchHistory {
         let key = HistoryKey.normalize(text, tokenizer: tokenizer)
         try database.inTransaction(.immediate) {
             try database.cachedStatement(sql: "DELETE FROM history WHERE key = ?1").execute([key])
-            if database.changesCount == 0 { throw HistoryEntryNotFound(reference: "for \"\(text)\"") }
+            if database.changesCount == 0 {
+                throw HistoryEntryNotFound(reference: "for \"\(text)\"")
+            }
         }
     }
 
@@ -79,7 +87,8 @@ public struct SearchHistory {
     public func clear(before date: Timestamp? = nil) throws -> Int {
         try database.inTransaction(.immediate) {
             if let date {
-                try database.execute(sql: "DELETE FROM history WHERE last_used < ?1", arguments: [date.description])
+                try database.execute(
+                    sql: "DELETE FROM history WHERE last_used < ?1", arguments: [date.description])
             } else {
                 try database.execute(sql: "DELETE FROM history WHERE 1")
             }
@@ -94,7 +103,9 @@ public struct SearchHistory {
             id: row.int64(at: 0), text: row.text(at: 1) ?? "", key: row.text(at: 2) ?? "",
             kinds: KindSelection(rawValue: row.text(at: 3) ?? "") ?? .all,
             resultCount: row.int(at: 4), useCount: row.int(at: 5),
-            firstUsed: Timestamp(iso8601: row.text(at: 6) ?? "") ?? Timestamp(millisecondsSinceEpoch: 0),
-            lastUsed: Timestamp(iso8601: row.text(at: 7) ?? "") ?? Timestamp(millisecondsSinceEpoch: 0))
+            firstUsed: Timestamp(iso8601: row.text(at: 6) ?? "")
+                ?? Timestamp(millisecondsSinceEpoch: 0),
+            lastUsed: Timestamp(iso8601: row.text(at: 7) ?? "")
+                ?? Timestamp(millisecondsSinceEpoch: 0))
     }
 }

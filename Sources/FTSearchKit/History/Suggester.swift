@@ -17,37 +17,45 @@ struct Suggester {
         }
         if options.sources != .history && suggestions.count < options.limit {
             let known = Set(suggestions.map { HistoryKey.normalize($0.text, tokenizer: tokenizer) })
-            let words = try vocabularySuggestions(forPrefix: prefix, limit: options.limit + suggestions.count,
-                                                 kinds: options.kinds)
-            suggestions += words.filter { !known.contains($0.text) }.prefix(options.limit - suggestions.count)
+            let words = try vocabularySuggestions(
+                forPrefix: prefix, limit: options.limit + suggestions.count,
+                kinds: options.kinds)
+            suggestions += words.filter { !known.contains($0.text) }.prefix(
+                options.limit - suggestions.count)
         }
         return suggestions
     }
 
-    private func historySuggestions(forKey key: String, options: SuggestionOptions) throws -> [Suggestion] {
+    private func historySuggestions(forKey key: String, options: SuggestionOptions) throws
+        -> [Suggestion]
+    {
         var suggestions: [Suggestion] = []
         try database.cachedStatement(sql: historySQL(order: options.order))
-            .forEachRow([key, options.kinds.rawValue, options.includesEmptyResults, clock().description,
-                         options.limit]) { row in
-                suggestions.append(Suggestion(
-                    text: row.text(at: 0) ?? "", source: .history, count: row.int(at: 1),
-                    lastUsed: row.text(at: 2).flatMap { Timestamp(iso8601: $0) }))
+            .forEachRow([
+                key, options.kinds.rawValue, options.includesEmptyResults, clock().description,
+                options.limit,
+            ]) { row in
+                suggestions.append(
+                    Suggestion(
+                        text: row.text(at: 0) ?? "", source: .history, count: row.int(at: 1),
+                        lastUsed: row.text(at: 2).flatMap { Timestamp(iso8601: $0) }))
             }
         return suggestions
     }
 
     /// Parameters: ?1 key prefix, ?2 kinds, ?3 include empty, ?4 now, ?5 limit.
     private func historySQL(order: SuggestionOptions.Order) -> String {
-        let ordering = switch order {
-        case .frequency: "use_count DESC, last_used DESC, text"
-        case .recency: "last_used DESC, use_count DESC, text"
-        case .frecency:
-            """
-            use_count * (SELECT CASE
-                WHEN age <= 1.0 / 24 THEN 4.0 WHEN age <= 1 THEN 2.0 WHEN age <= 7 THEN 0.5 ELSE 0.25 END
-                FROM (SELECT julianday(?4) - julianday(last_used) AS age)) DESC, last_used DESC, text
-            """
-        }
+        let ordering =
+            switch order {
+            case .frequency: "use_count DESC, last_used DESC, text"
+            case .recency: "last_used DESC, use_count DESC, text"
+            case .frecency:
+                """
+                use_count * (SELECT CASE
+                    WHEN age <= 1.0 / 24 THEN 4.0 WHEN age <= 1 THEN 2.0 WHEN age <= 7 THEN 0.5 ELSE 0.25 END
+                    FROM (SELECT julianday(?4) - julianday(last_used) AS age)) DESC, last_used DESC, text
+                """
+            }
         return """
             SELECT text, use_count, last_used FROM history
             WHERE instr(' ' || key, ' ' || ?1) > 0
@@ -59,7 +67,8 @@ struct Suggester {
     }
 
     /// Index words starting with the prefix's last token, completing the prefix's earlier words.
-    private func vocabularySuggestions(forPrefix prefix: String, limit: Int, kinds: KindSelection) throws
+    private func vocabularySuggestions(forPrefix prefix: String, limit: Int, kinds: KindSelection)
+        throws
         -> [Suggestion]
     {
         let tokens = tokenizer.tokens(in: prefix).map(\.text)
@@ -68,12 +77,15 @@ struct Suggester {
         let vocabularies = kinds.kinds.map {
             "SELECT term, doc FROM \($0.tableName)_vocabulary WHERE term >= ?1 AND term < ?1 || char(1114111)"
         }
-        let sql = "SELECT term, sum(doc) AS records FROM (\(vocabularies.joined(separator: " UNION ALL ")))"
+        let sql =
+            "SELECT term, sum(doc) AS records FROM (\(vocabularies.joined(separator: " UNION ALL ")))"
             + " GROUP BY term ORDER BY records DESC, term LIMIT ?2"
         var suggestions: [Suggestion] = []
         try database.cachedStatement(sql: sql).forEachRow([last, limit]) { row in
-            suggestions.append(Suggestion(text: lead + (row.text(at: 0) ?? ""), source: .index,
-                                          count: row.int(at: 1), lastUsed: nil))
+            suggestions.append(
+                Suggestion(
+                    text: lead + (row.text(at: 0) ?? ""), source: .index,
+                    count: row.int(at: 1), lastUsed: nil))
         }
         return suggestions
     }

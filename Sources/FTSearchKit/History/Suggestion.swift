@@ -51,8 +51,10 @@ public struct SuggestionOptions: Sendable, Equatable {
     public var includesEmptyResults: Bool
 
     /// Creates options; the defaults are those of `ftsearch suggest`.
-    public init(limit: Int = 10, kinds: KindSelection = .all, order: Order = .frequency,
-                sources: Sources = .all, includesEmptyResults: Bool = false) {
+    public init(
+        limit: Int = 10, kinds: KindSelection = .all, order: Order = .frequency,
+        sources: Sources = .all, includesEmptyResults: Bool = false
+    ) {
         self.limit = limit
         self.kinds = kinds
         self.order = order

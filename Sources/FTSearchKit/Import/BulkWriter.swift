@@ -44,7 +44,8 @@ final class BulkWriter {
             try database.execute(sql: sync.deleteAllSQL)
         }
         try database.execute(sql: sync.createReindexListSQL)
-        highestIDBefore = Int64(try database.fetchInt(sql: "SELECT max(id) FROM \(kind.tableName)") ?? 0)
+        highestIDBefore = Int64(
+            try database.fetchInt(sql: "SELECT max(id) FROM \(kind.tableName)") ?? 0)
         highestID = highestIDBefore
         if try database.fetchInt(sql: "SELECT 1 FROM \(kind.tableName) LIMIT 1") == nil {
             try dropSecondaryIndexes()
@@ -52,11 +53,12 @@ final class BulkWriter {
         let columns = kind.searchableFields
         let assignments = (columns + ["extra", "updated_at"]).map { "\($0) = excluded.\($0)" }
         let parameters = (0..<columns.count + 3).map { "?\($0 + 1)" }
-        upsert = try database.makeStatement(sql: """
-            INSERT INTO \(kind.tableName)(id, \(columns.joined(separator: ", ")), extra, created_at, updated_at)
-            VALUES (\(parameters.joined(separator: ", ")), ?\(columns.count + 3))
-            ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", "))
-            """)
+        upsert = try database.makeStatement(
+            sql: """
+                INSERT INTO \(kind.tableName)(id, \(columns.joined(separator: ", ")), extra, created_at, updated_at)
+                VALUES (\(parameters.joined(separator: ", ")), ?\(columns.count + 3))
+                ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", "))
+                """)
         exists = try database.makeStatement(sql: "SELECT 1 FROM \(kind.tableName) WHERE id = ?1")
         unindex = try database.makeStatement(sql: sync.unindexRowSQL)
         addToReindexList = try database.makeStatement(sql: sync.addToReindexListSQL)
@@ -102,9 +104,10 @@ final class BulkWriter {
     }
 
     private func dropSecondaryIndexes() throws {
-        let statement = try database.makeStatement(sql: """
-            SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL
-            """)
+        let statement = try database.makeStatement(
+            sql: """
+                SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL
+                """)
         try statement.forEachRow([kind.tableName]) { row in
             droppedIndexes.append((row.text(at: 0) ?? "", row.text(at: 1) ?? ""))
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a reader's bytes come from: a file, standard input, or memory.
@@ -59,8 +59,9 @@ public final class InputFile: ByteSource {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
             if descriptor < 0 {
                 let code = errno
-                throw InputError(kind: code == ENOENT ? .missing : .unreadable, path: path,
-                                 reason: Self.describe(code))
+                throw InputError(
+                    kind: code == ENOENT ? .missing : .unreadable, path: path,
+                    reason: Self.describe(code))
             }
         }
         var status = stat()
@@ -118,7 +119,8 @@ public final class MemoryInput: ByteSource {
         let count = min(buffer.count, chunkSize, bytes.count - offset)
         guard count > 0 else { return 0 }
         bytes.withUnsafeBytes { source in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + count]))
+            buffer.copyMemory(
+                from: UnsafeRawBufferPointer(rebasing: source[offset..<offset + count]))
         }
         offset += count
         return count
@@ -126,7 +128,7 @@ public final class MemoryInput: ByteSource {
 }
 
 #if canImport(Glibc)
-private let systemRead = Glibc.read
+    private let systemRead = Glibc.read
 #elseif canImport(Darwin)
-private let systemRead = Darwin.read
+    private let systemRead = Darwin.read
 #endif

@@ -24,9 +24,11 @@ public enum FieldMapping {
 
     /// `First Name` → `firstname`.
     static func normalizedName(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter {
-            $0 != "_" && $0 != "-" && $0 != " "
-        }))
+        String(
+            String.UnicodeScalarView(
+                name.lowercased().unicodeScalars.filter {
+                    $0 != "_" && $0 != "-" && $0 != " "
+                }))
     }
 
     static func role(ofField name: String, in kind: Kind) -> Role {
@@ -40,7 +42,9 @@ public enum FieldMapping {
     public static func inferredKind(fromFieldNames names: [String]) -> Kind? {
         let roles = Set(names.map { aliases[.people]?[normalizedName($0)] })
         if roles.contains(0) || roles.contains(1) { return .people }
-        if names.contains(where: { aliases[.animals]?[normalizedName($0)] != nil }) { return .animals }
+        if names.contains(where: { aliases[.animals]?[normalizedName($0)] != nil }) {
+            return .animals
+        }
         return nil
     }
 
@@ -49,7 +53,9 @@ public enum FieldMapping {
     /// - Throws: ``RecordValidationError`` when a searchable field is not a scalar, when two
     ///   fields give the same searchable field, when the id is not an integer, or when the
     ///   record lacks a name.
-    public static func record(of kind: Kind, from fields: [JSONMember]) throws(RecordValidationError) -> Record {
+    public static func record(of kind: Kind, from fields: [JSONMember])
+        throws(RecordValidationError) -> Record
+    {
         var roles = RoleCache()
         return try record(of: kind, from: fields, roles: &roles)
     }
@@ -66,7 +72,8 @@ public enum FieldMapping {
 
         mutating func role(ofField name: String, at position: Int, in kind: Kind) -> Role {
             if position < nameByPosition.count && kindByPosition[position] == kind
-                && nameByPosition[position] == name {
+                && nameByPosition[position] == name
+            {
                 return roleByPosition[position]
             }
             let role = role(ofField: name, in: kind)
@@ -104,8 +111,9 @@ public enum FieldMapping {
                 id = try identifier(from: field.value)
             case .searchable(let index):
                 if let earlier = sources[index] {
-                    throw RecordValidationError("fields \"\(earlier)\" and \"\(field.key)\" both give "
-                        + "the \(kind.searchableFields[index].replacingUnderscores)")
+                    throw RecordValidationError(
+                        "fields \"\(earlier)\" and \"\(field.key)\" both give "
+                            + "the \(kind.searchableFields[index].replacingUnderscores)")
                 }
                 sources[index] = field.key
                 values[index] = try text(of: field)
@@ -134,8 +142,10 @@ public enum FieldMapping {
     private static func text(of field: JSONMember) throws(RecordValidationError) -> String {
         switch field.value {
         case .null: return ""
-        case .array: throw RecordValidationError("field \"\(field.key)\" must be text, found an array")
-        case .object: throw RecordValidationError("field \"\(field.key)\" must be text, found an object")
+        case .array:
+            throw RecordValidationError("field \"\(field.key)\" must be text, found an array")
+        case .object:
+            throw RecordValidationError("field \"\(field.key)\" must be text, found an object")
         default: return field.value.scalarText ?? ""
         }
     }
@@ -166,12 +176,15 @@ extension String {
     /// The text without leading and trailing white space (spaces, tabs, newlines).
     var trimmingSpaces: Substring {
         // Fast path: text that starts and ends with a visible ASCII character.
-        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20,
+            last < 0x7F
+        {
             return self[...]
         }
         let isSpace: (Character) -> Bool = { $0.isWhitespace }
         guard let start = firstIndex(where: { !isSpace($0) }),
-              let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+            let end = lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return self[start...end]
     }
 

@@ -7,13 +7,18 @@ extension ImportSource {
     ///   - format: The format of every file; `nil` chooses per file from its extension, else
     ///     from its first bytes.
     /// - Throws: ``ImportError/unreadableInput(_:)`` for the first file that cannot be read.
-    public static func open(_ paths: [String], format: InputFormat? = nil) throws(ImportError) -> [ImportSource] {
+    public static func open(_ paths: [String], format: InputFormat? = nil) throws(ImportError)
+        -> [ImportSource]
+    {
         var sources: [ImportSource] = []
         for path in paths {
             do {
                 let file = try InputFile(path: path)
-                let reader = try InputFormat.makeReader(for: file, format: format, path: path).reader
-                sources.append(ImportSource(path: path == "-" ? "<stdin>" : path, size: file.size, reader: reader))
+                let reader = try InputFormat.makeReader(for: file, format: format, path: path)
+                    .reader
+                sources.append(
+                    ImportSource(
+                        path: path == "-" ? "<stdin>" : path, size: file.size, reader: reader))
             } catch {
                 throw .unreadableInput(error)
             }

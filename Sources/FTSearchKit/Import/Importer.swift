@@ -46,8 +46,12 @@ struct Importer {
             }
             for (kind, writer) in writers {
                 try writer.finish()
-                if writer.insertedCount > 0 { summary.inserted[kind, default: 0] += writer.insertedCount }
-                if writer.updatedCount > 0 { summary.updated[kind, default: 0] += writer.updatedCount }
+                if writer.insertedCount > 0 {
+                    summary.inserted[kind, default: 0] += writer.insertedCount
+                }
+                if writer.updatedCount > 0 {
+                    summary.updated[kind, default: 0] += writer.updatedCount
+                }
             }
         }
         return summary
@@ -64,12 +68,13 @@ struct Importer {
     /// tried without waiting).
     private func switchToRollbackJournalForFirstBulkImport() throws -> Bool {
         guard (totalBytes ?? 0) >= Self.rollbackJournalMinimumBytes,
-              try database.fetchText(sql: "PRAGMA journal_mode") == "wal",
-              try database.fetchInt(sql: """
-                  SELECT (SELECT count(*) FROM (SELECT 1 FROM people LIMIT 1))
-                       + (SELECT count(*) FROM (SELECT 1 FROM animals LIMIT 1))
-                       + (SELECT count(*) FROM (SELECT 1 FROM history LIMIT 1))
-                  """) == 0
+            try database.fetchText(sql: "PRAGMA journal_mode") == "wal",
+            try database.fetchInt(
+                sql: """
+                    SELECT (SELECT count(*) FROM (SELECT 1 FROM people LIMIT 1))
+                         + (SELECT count(*) FROM (SELECT 1 FROM animals LIMIT 1))
+                         + (SELECT count(*) FROM (SELECT 1 FROM history LIMIT 1))
+                    """) == 0
         else { return false }
         let timeout = try database.fetchInt(sql: "PRAGMA busy_timeout") ?? 0
         try database.execute(sql: "PRAGMA busy_timeout = 0")
@@ -86,15 +91,17 @@ struct Importer {
             let kind = try kind(of: sourceRecord, in: source.path, fileKind: &fileKind)
             guard let kind else { continue }
             do {
-                let record = try FieldMapping.record(of: kind, from: sourceRecord.fields, roles: &roles)
+                let record = try FieldMapping.record(
+                    of: kind, from: sourceRecord.fields, roles: &roles)
                 let writer = try writer(for: kind)
                 switch try writer.write(record) {
                 case .inserted: writer.insertedCount += 1
                 case .updated: writer.updatedCount += 1
                 }
             } catch let error as RecordValidationError {
-                try skip(RecordProblem(path: source.path, line: sourceRecord.line, reason: error.reason),
-                         recoverable: true)
+                try skip(
+                    RecordProblem(path: source.path, line: sourceRecord.line, reason: error.reason),
+                    recoverable: true)
             }
         }
     }
@@ -105,9 +112,12 @@ struct Importer {
             do {
                 return try source.reader.nextRecord()
             } catch {
-                if let inputError = error.inputError { throw ImportError.unreadableInput(inputError) }
-                let problem = RecordProblem(path: source.path, line: error.line, column: error.column,
-                                            reason: error.reason)
+                if let inputError = error.inputError {
+                    throw ImportError.unreadableInput(inputError)
+                }
+                let problem = RecordProblem(
+                    path: source.path, line: error.line, column: error.column,
+                    reason: error.reason)
                 try skip(problem, recoverable: error.isRecoverable)
             }
         }
@@ -115,18 +125,24 @@ struct Importer {
 
     /// The kind of `record`: its section's, else the file's (given, or inferred from the first
     /// record). Returns nil when the record was skipped.
-    private mutating func kind(of record: SourceRecord, in path: String, fileKind: inout Kind?) throws -> Kind? {
+    private mutating func kind(of record: SourceRecord, in path: String, fileKind: inout Kind?)
+        throws -> Kind?
+    {
         if let section = record.section {
             guard let kind = Self.kind(forSection: section) else {
-                try skip(RecordProblem(path: path, line: record.line,
-                                       reason: "unknown section \"\(section)\"; expected \"people\" or \"animals\""),
-                         recoverable: true)
+                try skip(
+                    RecordProblem(
+                        path: path, line: record.line,
+                        reason: "unknown section \"\(section)\"; expected \"people\" or \"animals\""
+                    ),
+                    recoverable: true)
                 return nil
             }
             return options.kind ?? kind
         }
         if let fileKind { return fileKind }
-        guard let inferred = FieldMapping.inferredKind(fromFieldNames: record.fields.map(\.key)) else {
+        guard let inferred = FieldMapping.inferredKind(fromFieldNames: record.fields.map(\.key))
+        else {
             throw ImportError.unknownKind(path: path)
         }
         fileKind = inferred
@@ -160,8 +176,10 @@ struct Importer {
     }
 
     private func reportProgress(_ bytesOfCurrentSource: Int64) {
-        onProgress(ImportProgress(recordsRead: recordsRead,
-                                  bytesRead: bytesBeforeCurrentSource + bytesOfCurrentSource,
-                                  totalBytes: totalBytes))
+        onProgress(
+            ImportProgress(
+                recordsRead: recordsRead,
+                bytesRead: bytesBeforeCurrentSource + bytesOfCurrentSource,
+                totalBytes: totalBytes))
     }
 }

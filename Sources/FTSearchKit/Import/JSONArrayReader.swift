@@ -68,6 +68,7 @@ public struct JSONArrayReader: RecordReader {
         parser = JSONParser(maximumDepth: maximumDepth)
     }
 
+    /// How many bytes of the input have been read so far.
     public var bytesConsumed: Int64 { buffer.windowOffset }
 
     /// Reads the next object of the document.

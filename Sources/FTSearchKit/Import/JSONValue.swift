@@ -116,7 +116,8 @@ extension JSONValue {
                 if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
                 // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
                 if byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
-                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9) {
+                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
+                {
                     return true
                 }
                 index += 1

@@ -37,6 +37,7 @@ public struct NDJSONReader: RecordReader {
         parser = JSONParser(maximumDepth: maximumDepth)
     }
 
+    /// How many bytes of the input have been read so far.
     public var bytesConsumed: Int64 { buffer.windowOffset }
 
     /// Reads the object on the next non-blank line.

@@ -34,6 +34,7 @@ public struct TSVReader: RecordReader {
     /// and for an empty input.
     public var fieldNames: [String]? { reader.fieldNames }
 
+    /// How many bytes of the input have been read so far.
     public var bytesConsumed: Int64 { reader.bytesConsumed }
 
     /// Reads the next line as a record of `.string` fields named by the header.

@@ -4,7 +4,7 @@ enum ExtraFields {
     /// only a program other than ftsearch could have written).
     static func decode(_ text: String?) -> [JSONMember] {
         guard let text, text != "{}",
-              case .object(let members)? = try? JSONParser.parseDocument(Array(text.utf8))
+            case .object(let members)? = try? JSONParser.parseDocument(Array(text.utf8))
         else { return [] }
         return members
     }

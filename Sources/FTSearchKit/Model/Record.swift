@@ -10,9 +10,12 @@ public struct Record: Sendable, Equatable {
     public var extraFields: [JSONMember]
 
     /// Creates a record; `searchableValues` must match `kind.searchableFields`.
-    public init(kind: Kind, id: Int64? = nil, searchableValues: [String], extraFields: [JSONMember] = []) {
-        precondition(searchableValues.count == kind.searchableFields.count,
-                     "a \(kind.singularNoun) has \(kind.searchableFields.count) searchable fields")
+    public init(
+        kind: Kind, id: Int64? = nil, searchableValues: [String], extraFields: [JSONMember] = []
+    ) {
+        precondition(
+            searchableValues.count == kind.searchableFields.count,
+            "a \(kind.singularNoun) has \(kind.searchableFields.count) searchable fields")
         self.kind = kind
         self.id = id
         self.searchableValues = searchableValues
@@ -32,6 +35,7 @@ public struct Record: Sendable, Equatable {
 
     /// The name to show for the record: "Anna Müller", "Rex".
     public var displayName: String {
-        searchableValues.prefix(kind == .people ? 2 : 1).filter { !$0.isEmpty }.joined(separator: " ")
+        searchableValues.prefix(kind == .people ? 2 : 1).filter { !$0.isEmpty }.joined(
+            separator: " ")
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A moment in time, in whole milliseconds since 1970-01-01T00:00:00Z, written as
@@ -19,7 +19,8 @@ public struct Timestamp: Comparable, Hashable, Sendable, CustomStringConvertible
     public static func now() -> Timestamp {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        return Timestamp(millisecondsSinceEpoch: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
+        return Timestamp(
+            millisecondsSinceEpoch: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
     }
 
     /// Whether `lhs` is earlier than `rhs`.
@@ -51,9 +52,9 @@ public struct Timestamp: Comparable, Hashable, Sendable, CustomStringConvertible
     public init?(iso8601 text: String) {
         var scanner = DigitScanner(text)
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
-              let month = scanner.number(digits: 2), scanner.skip("-"),
-              let day = scanner.number(digits: 2),
-              (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
+            let month = scanner.number(digits: 2), scanner.skip("-"),
+            let day = scanner.number(digits: 2),
+            (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         var milliseconds = Self.daysSinceEpoch(year: year, month: month, day: day) * 86_400_000
         if scanner.skip("T") || scanner.skip(" ") {
@@ -99,7 +100,8 @@ public struct Timestamp: Comparable, Hashable, Sendable, CustomStringConvertible
 
 private func pad(_ value: Int64, _ width: Int) -> String {
     let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    return digits.count >= width
+        ? digits : String(repeating: "0", count: width - digits.count) + digits
 }
 
 extension Int64 {
@@ -138,7 +140,8 @@ private struct DigitScanner {
     /// `HH:MM[:SS[.fff]]` in milliseconds.
     mutating func timeOfDay() -> Int64? {
         guard let hours = number(digits: 2), hours < 24, skip(":"),
-              let minutes = number(digits: 2), minutes < 60 else { return nil }
+            let minutes = number(digits: 2), minutes < 60
+        else { return nil }
         var milliseconds = (hours * 60 + minutes) * 60_000
         if skip(":") {
             guard let seconds = number(digits: 2), seconds < 60 else { return nil }

@@ -25,7 +25,9 @@ final class ColumnReader {
         if let blob {
             guard sqlite3_blob_reopen(blob, rowid) == SQLITE_OK else { return false }
         } else {
-            guard sqlite3_blob_open(database.handle, "main", table, column, rowid, 0, &blob) == SQLITE_OK
+            guard
+                sqlite3_blob_open(database.handle, "main", table, column, rowid, 0, &blob)
+                    == SQLITE_OK
             else {
                 sqlite3_blob_close(blob)
                 blob = nil

@@ -31,11 +31,14 @@ public final class Database {
     ///   - busyTimeoutMilliseconds: How long to wait for another process's lock before failing
     ///     with `SQLITE_BUSY` (https://sqlite.org/c3ref/busy_timeout.html).
     /// - Throws: ``SQLiteError`` when the file cannot be opened.
-    public init(path: String, mode: Mode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000)
+    public init(
+        path: String, mode: Mode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000
+    )
         throws(SQLiteError)
     {
         var handle: OpaquePointer?
-        let flags = (mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags =
+            (mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
@@ -76,7 +79,9 @@ public final class Database {
     public func execute(sql: String, arguments: StatementArguments = []) throws(SQLiteError) {
         if arguments.isEmpty {
             let code = sqlite3_exec(handle, sql, nil, nil, nil)
-            guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: sql) }
+            guard code == SQLITE_OK else {
+                throw SQLiteError(connection: handle, code: code, sql: sql)
+            }
         } else {
             try makeStatement(sql: sql).execute(arguments)
         }
@@ -85,7 +90,8 @@ public final class Database {
     /// The first column of the first row of `sql` as an integer, or nil when there is no row
     /// or it is NULL.
     public func fetchInt(sql: String, arguments: StatementArguments = []) throws -> Int? {
-        try makeStatement(sql: sql).firstRow(arguments) { $0.isNull(at: 0) ? nil : $0.int(at: 0) } ?? nil
+        try makeStatement(sql: sql).firstRow(arguments) { $0.isNull(at: 0) ? nil : $0.int(at: 0) }
+            ?? nil
     }
 
     /// The first column of the first row of `sql` as text, or nil when there is no row or it
@@ -105,7 +111,9 @@ public final class Database {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    public func inTransaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+    public func inTransaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T)
+        throws -> T
+    {
         try execute(sql: "BEGIN \(kind.rawValue)")
         do {
             let result = try body()

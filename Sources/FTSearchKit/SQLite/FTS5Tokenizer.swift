@@ -1,6 +1,6 @@
 import CSQLite
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An FTS5 tokenizer called directly, so that text outside the index (queries, history keys)
@@ -45,7 +45,9 @@ public final class FTS5Tokenizer {
             throw SQLiteError(extendedResultCode: code, message: "no such tokenizer: \(name)")
         }
         var instance: OpaquePointer?
-        code = Self.withCStrings(arguments) { create(context, $0, Int32(arguments.count), &instance) }
+        code = Self.withCStrings(arguments) {
+            create(context, $0, Int32(arguments.count), &instance)
+        }
         guard code == SQLITE_OK, let instance else {
             throw SQLiteError(extendedResultCode: code, message: "cannot create tokenizer \(name)")
         }
@@ -66,8 +68,9 @@ public final class FTS5Tokenizer {
             guard let base = bytes.baseAddress, bytes.count > 0 else { return }
             withUnsafeMutablePointer(to: &collector) { collectorPointer in
                 base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { characters in
-                    _ = methods.xTokenize(instance, collectorPointer, FTS5_TOKENIZE_QUERY, characters,
-                                          Int32(bytes.count), Collector.receive)
+                    _ = methods.xTokenize(
+                        instance, collectorPointer, FTS5_TOKENIZE_QUERY, characters,
+                        Int32(bytes.count), Collector.receive)
                 }
             }
         }
@@ -77,17 +80,19 @@ public final class FTS5Tokenizer {
     private struct Collector {
         var tokens: [Token] = []
 
-        static let receive: @convention(c) (
-            UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32, Int32, Int32
-        ) -> Int32 = { context, _, token, length, start, end in
-            guard let context, let token else { return SQLITE_OK }
-            let text = token.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
-                String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self)
+        static let receive:
+            @convention(c) (
+                UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32, Int32, Int32
+            ) -> Int32 = { context, _, token, length, start, end in
+                guard let context, let token else { return SQLITE_OK }
+                let text = token.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+                    String(
+                        decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self)
+                }
+                context.assumingMemoryBound(to: Collector.self).pointee.tokens.append(
+                    Token(text: text, sourceRange: Int(start)..<Int(end)))
+                return SQLITE_OK
             }
-            context.assumingMemoryBound(to: Collector.self).pointee.tokens.append(
-                Token(text: text, sourceRange: Int(start)..<Int(end)))
-            return SQLITE_OK
-        }
     }
 
     private static func withCStrings<R>(

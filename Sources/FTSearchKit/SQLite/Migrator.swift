@@ -20,7 +20,9 @@ public struct Migrator: Sendable {
     public init() {}
 
     /// Appends a migration.
-    public mutating func registerMigration(_ name: String, _ apply: @escaping @Sendable (Database) throws -> Void) {
+    public mutating func registerMigration(
+        _ name: String, _ apply: @escaping @Sendable (Database) throws -> Void
+    ) {
         migrations.append(Migration(name: name, apply: apply))
     }
 

@@ -29,8 +29,10 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     /// Whether the error comes from the disk or file system rather than the data.
     public var isIOFailure: Bool {
-        [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_BUSY,
-         SQLITE_LOCKED].contains(resultCode)
+        [
+            SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_BUSY,
+            SQLITE_LOCKED,
+        ].contains(resultCode)
     }
 
     /// `SQLite error CODE: MESSAGE - while executing `SQL``.
@@ -44,7 +46,8 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 extension SQLiteError {
     /// The error last reported on `connection`.
     init(connection: OpaquePointer?, code: Int32, sql: String? = nil) {
-        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        let message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
         let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
         self.init(extendedResultCode: extended == 0 ? code : extended, message: message, sql: sql)

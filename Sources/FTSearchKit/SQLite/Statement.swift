@@ -12,8 +12,9 @@ public final class Statement {
 
     init(database: Database, sql: String) throws(SQLiteError) {
         var handle: OpaquePointer?
-        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT),
-                                      &handle, nil)
+        let code = sqlite3_prepare_v3(
+            database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT),
+            &handle, nil)
         guard code == SQLITE_OK, let handle else {
             throw SQLiteError(connection: database.handle, code: code, sql: sql)
         }
@@ -49,7 +50,8 @@ public final class Statement {
             return
         case .blob(let bytes):
             code = bytes.withUnsafeBytes {
-                sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlite_transient())
+                sqlite3_bind_blob(
+                    handle, index, $0.baseAddress, Int32($0.count), csqlite_transient())
             }
         }
         try check(code)
@@ -172,7 +174,9 @@ public final class Statement {
         case SQLITE_TEXT: return .text(text(at: index) ?? "")
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, index))
-            guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            guard count > 0, let pointer = sqlite3_column_blob(handle, index) else {
+                return .blob([])
+            }
             return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
         default: return .null
         }

@@ -76,7 +76,9 @@ struct IndexSync {
 
     var dropReindexListSQL: String { "DROP TABLE IF EXISTS temp.\(table)_reindex" }
 
-    var addToReindexListSQL: String { "INSERT OR IGNORE INTO temp.\(table)_reindex(id) VALUES (?1)" }
+    var addToReindexListSQL: String {
+        "INSERT OR IGNORE INTO temp.\(table)_reindex(id) VALUES (?1)"
+    }
 
     /// Empties the content table and the index (with the triggers dropped).
     var deleteAllSQL: String {
@@ -97,7 +99,9 @@ struct IndexSync {
     var rebuildSQL: String { "INSERT INTO \(index)(\(index)) VALUES ('rebuild')" }
 
     /// Checks the index against the content table (https://sqlite.org/fts5.html#the_integrity_check_command).
-    var integrityCheckSQL: String { "INSERT INTO \(index)(\(index), rank) VALUES ('integrity-check', 1)" }
+    var integrityCheckSQL: String {
+        "INSERT INTO \(index)(\(index), rank) VALUES ('integrity-check', 1)"
+    }
 
     /// Merges the index's b-trees (https://sqlite.org/fts5.html#the_optimize_command).
     var optimizeSQL: String { "INSERT INTO \(index)(\(index)) VALUES ('optimize')" }

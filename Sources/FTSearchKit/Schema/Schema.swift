@@ -8,49 +8,53 @@
 enum Schema {
     static let migrator: Migrator = {
         var migrator = Migrator()
-        migrator.registerMigration("Create people, animals and their full-text indexes") { database in
-            try database.execute(sql: """
-                CREATE TABLE people (
-                    id INTEGER PRIMARY KEY,
-                    first_name TEXT NOT NULL DEFAULT '',
-                    last_name TEXT NOT NULL DEFAULT '',
-                    company TEXT NOT NULL DEFAULT '',
-                    extra TEXT NOT NULL DEFAULT '{}',
-                    created_at TEXT NOT NULL,
-                    updated_at TEXT NOT NULL
-                );
-                CREATE INDEX people_by_name ON people(last_name COLLATE NOCASE, first_name COLLATE NOCASE);
-                CREATE TABLE animals (
-                    id INTEGER PRIMARY KEY,
-                    name TEXT NOT NULL DEFAULT '',
-                    extra TEXT NOT NULL DEFAULT '{}',
-                    created_at TEXT NOT NULL,
-                    updated_at TEXT NOT NULL
-                );
-                CREATE INDEX animals_by_name ON animals(name COLLATE NOCASE);
-                """)
+        migrator.registerMigration("Create people, animals and their full-text indexes") {
+            database in
+            try database.execute(
+                sql: """
+                    CREATE TABLE people (
+                        id INTEGER PRIMARY KEY,
+                        first_name TEXT NOT NULL DEFAULT '',
+                        last_name TEXT NOT NULL DEFAULT '',
+                        company TEXT NOT NULL DEFAULT '',
+                        extra TEXT NOT NULL DEFAULT '{}',
+                        created_at TEXT NOT NULL,
+                        updated_at TEXT NOT NULL
+                    );
+                    CREATE INDEX people_by_name ON people(last_name COLLATE NOCASE, first_name COLLATE NOCASE);
+                    CREATE TABLE animals (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL DEFAULT '',
+                        extra TEXT NOT NULL DEFAULT '{}',
+                        created_at TEXT NOT NULL,
+                        updated_at TEXT NOT NULL
+                    );
+                    CREATE INDEX animals_by_name ON animals(name COLLATE NOCASE);
+                    """)
             for kind in Kind.allCases {
                 let sync = IndexSync(kind: kind)
                 try database.execute(sql: sync.createIndexSQL)
                 try database.execute(sql: sync.createTriggersSQL)
             }
         }
-        migrator.registerMigration("Create the search history and the index vocabularies") { database in
-            try database.execute(sql: """
-                CREATE TABLE history (
-                    id INTEGER PRIMARY KEY,
-                    key TEXT NOT NULL UNIQUE,
-                    text TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    result_count INTEGER NOT NULL,
-                    use_count INTEGER NOT NULL DEFAULT 1,
-                    first_used TEXT NOT NULL,
-                    last_used TEXT NOT NULL
-                );
-                CREATE INDEX history_by_last_use ON history(last_used);
-                CREATE VIRTUAL TABLE people_vocabulary USING fts5vocab(people_fts, 'row');
-                CREATE VIRTUAL TABLE animals_vocabulary USING fts5vocab(animals_fts, 'row');
-                """)
+        migrator.registerMigration("Create the search history and the index vocabularies") {
+            database in
+            try database.execute(
+                sql: """
+                    CREATE TABLE history (
+                        id INTEGER PRIMARY KEY,
+                        key TEXT NOT NULL UNIQUE,
+                        text TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        result_count INTEGER NOT NULL,
+                        use_count INTEGER NOT NULL DEFAULT 1,
+                        first_used TEXT NOT NULL,
+                        last_used TEXT NOT NULL
+                    );
+                    CREATE INDEX history_by_last_use ON history(last_used);
+                    CREATE VIRTUAL TABLE people_vocabulary USING fts5vocab(people_fts, 'row');
+                    CREATE VIRTUAL TABLE animals_vocabulary USING fts5vocab(animals_fts, 'row');
+                    """)
         }
         return migrator
     }()

@@ -19,11 +19,16 @@ public struct MatchHighlighter {
         let utf8 = text.utf8
         return tokenizer.tokens(in: text).compactMap { word in
             guard let token = tokens.first(where: { word.text.hasPrefix($0) }),
-                  let start = utf8.index(utf8.startIndex, offsetBy: word.sourceRange.lowerBound, limitedBy: utf8.endIndex),
-                  let end = utf8.index(utf8.startIndex, offsetBy: word.sourceRange.upperBound, limitedBy: utf8.endIndex)
+                let start = utf8.index(
+                    utf8.startIndex, offsetBy: word.sourceRange.lowerBound, limitedBy: utf8.endIndex
+                ),
+                let end = utf8.index(
+                    utf8.startIndex, offsetBy: word.sourceRange.upperBound, limitedBy: utf8.endIndex
+                )
             else { return nil }
             let source = text[start..<end]
-            let matchedEnd = source.index(source.startIndex, offsetBy: token.count, limitedBy: source.endIndex)
+            let matchedEnd =
+                source.index(source.startIndex, offsetBy: token.count, limitedBy: source.endIndex)
                 ?? source.endIndex
             return start..<matchedEnd
         }

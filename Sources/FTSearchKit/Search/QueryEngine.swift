@@ -27,12 +27,15 @@ struct QueryEngine {
         if request.listsEverything {
             return try listEverything(request)
         }
-        guard let pattern = SearchPattern(matchingAllPrefixesIn: request.text, tokenizer: tokenizer) else {
+        guard let pattern = SearchPattern(matchingAllPrefixesIn: request.text, tokenizer: tokenizer)
+        else {
             return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
         if let limit = request.limit, limit > 0, request.offset + limit <= Self.largestRankedPage {
-            return try RankedPage(database: database, pattern: pattern, request: request, helper: helper,
-                                  parallelMinimumSpan: parallelMinimumSpan).results()
+            return try RankedPage(
+                database: database, pattern: pattern, request: request, helper: helper,
+                parallelMinimumSpan: parallelMinimumSpan
+            ).results()
         }
         return try referenceSearch(pattern, request: request)
     }
@@ -46,7 +49,8 @@ struct QueryEngine {
     func referenceSearch(_ pattern: SearchPattern, request: SearchRequest) throws -> SearchResults {
         let total = try count(pattern, in: request.kinds.kinds)
         guard total > request.offset, request.limit != 0 else {
-            return SearchResults(query: request.text, total: total, hits: [], tokens: pattern.tokens)
+            return SearchResults(
+                query: request.text, total: total, hits: [], tokens: pattern.tokens)
         }
         let hits = try rankedHits(pattern, request: request)
         return SearchResults(query: request.text, total: total, hits: hits, tokens: pattern.tokens)
@@ -55,16 +59,22 @@ struct QueryEngine {
     /// The number of records matching `pattern`.
     func count(_ pattern: SearchPattern, in kinds: [Kind]) throws -> Int {
         try kinds.reduce(0) { total, kind in
-            total + (try database.cachedStatement(sql: "SELECT count(*) FROM \(kind.indexName)(?1)")
-                .firstRow([pattern.prefixQuery]) { $0.int(at: 0) } ?? 0)
+            total
+                + (try database.cachedStatement(sql: "SELECT count(*) FROM \(kind.indexName)(?1)")
+                    .firstRow([pattern.prefixQuery]) { $0.int(at: 0) } ?? 0)
         }
     }
 
-    private func rankedHits(_ pattern: SearchPattern, request: SearchRequest) throws -> [SearchHit] {
-        let selects = request.kinds.kinds.map { rankedSelect(for: $0, tokenCount: pattern.tokens.count) }
-        let sql = selects.joined(separator: "\nUNION ALL\n")
+    private func rankedHits(_ pattern: SearchPattern, request: SearchRequest) throws -> [SearchHit]
+    {
+        let selects = request.kinds.kinds.map {
+            rankedSelect(for: $0, tokenCount: pattern.tokens.count)
+        }
+        let sql =
+            selects.joined(separator: "\nUNION ALL\n")
             + "\nORDER BY whole DESC, score DESC, sort_key COLLATE NOCASE, kind, id LIMIT ?\(2 + pattern.tokens.count) OFFSET ?\(3 + pattern.tokens.count)"
-        let arguments: StatementArguments = [pattern.prefixQuery]
+        let arguments: StatementArguments =
+            [pattern.prefixQuery]
             + pattern.tokens.indices.map { pattern.wholeTokenQuery(at: $0) }
             + [request.limit ?? -1, request.offset]
         var hits: [SearchHit] = []
@@ -99,10 +109,12 @@ struct QueryEngine {
                 + "\(Self.sortKey(of: kind, table: "c")) AS sort_key, c.extra, "
                 + "\(Self.fieldColumns(of: kind, table: "c")) FROM \(kind.tableName) AS c"
         }
-        let sql = selects.joined(separator: "\nUNION ALL\n")
+        let sql =
+            selects.joined(separator: "\nUNION ALL\n")
             + "\nORDER BY kind DESC, sort_key COLLATE NOCASE, id LIMIT ?1 OFFSET ?2"
         var hits: [SearchHit] = []
-        try database.cachedStatement(sql: sql).forEachRow([request.limit ?? -1, request.offset]) { row in
+        try database.cachedStatement(sql: sql).forEachRow([request.limit ?? -1, request.offset]) {
+            row in
             hits.append(Self.hit(from: row))
         }
         return SearchResults(query: request.text, total: total, hits: hits, tokens: [])
@@ -124,14 +136,16 @@ struct QueryEngine {
 
     /// A hit from a row shaped `kind, id, score, whole, sort_key, extra, field1, field2, field3`.
     static func hit(from row: Statement) -> SearchHit {
-        SearchHit(record: record(from: row), score: row.double(at: 2), wholeTokenMatches: row.int(at: 3))
+        SearchHit(
+            record: record(from: row), score: row.double(at: 2), wholeTokenMatches: row.int(at: 3))
     }
 
     /// The record of a row shaped like ``hit(from:)``'s.
     static func record(from row: Statement) -> Record {
         let kind = Kind(rawValue: row.text(at: 0) ?? "") ?? .people
         let values = (0..<Int32(kind.searchableFields.count)).map { row.text(at: 6 + $0) ?? "" }
-        return Record(kind: kind, id: row.int64(at: 1), searchableValues: values,
-                      extraFields: ExtraFields.decode(row.text(at: 5)))
+        return Record(
+            kind: kind, id: row.int64(at: 1), searchableValues: values,
+            extraFields: ExtraFields.decode(row.text(at: 5)))
     }
 }

@@ -43,7 +43,8 @@ struct RankedPage {
             rows.append((groups.count - 1, row.kind, row.rowid))
         }
         if let hits = try pageBySortKey(rows, groups: groups) {
-            return SearchResults(query: request.text, total: total, hits: hits, tokens: pattern.tokens)
+            return SearchResults(
+                query: request.text, total: total, hits: hits, tokens: pattern.tokens)
         }
         var members: [Kind: [String]] = [:]
         for row in rows {
@@ -69,15 +70,19 @@ struct RankedPage {
     /// reference plan's ORDER BY does; the sort keys are read by rowid with blob handles, and
     /// only the page's rows are fetched whole. Nil when a sort key cannot be read (then the
     /// page is ordered in SQL).
-    private func pageBySortKey(_ rows: [(group: Int, kind: Kind, rowid: Int64)],
-                               groups: [(whole: Int, score: Double)]) throws -> [SearchHit]? {
+    private func pageBySortKey(
+        _ rows: [(group: Int, kind: Kind, rowid: Int64)],
+        groups: [(whole: Int, score: Double)]
+    ) throws -> [SearchHit]? {
         var readers: [Kind: [ColumnReader]] = [:]
         var keyed: [(group: Int, key: [UInt8], kind: Kind, rowid: Int64)] = []
         keyed.reserveCapacity(rows.count)
         for row in rows {
-            let columns = readers[row.kind] ?? Self.sortKeyColumns(of: row.kind).map {
-                ColumnReader(database: database, table: row.kind.tableName, column: $0)
-            }
+            let columns =
+                readers[row.kind]
+                ?? Self.sortKeyColumns(of: row.kind).map {
+                    ColumnReader(database: database, table: row.kind.tableName, column: $0)
+                }
             readers[row.kind] = columns
             var key: [UInt8] = []
             for (index, column) in columns.enumerated() {
@@ -95,13 +100,17 @@ struct RankedPage {
         }
         var hits: [SearchHit] = []
         for row in keyed.dropFirst(request.offset).prefix(limit) {
-            let statement = try database.cachedStatement(sql: """
-                SELECT '\(row.kind.rawValue)', c.id, 0, 0, '', c.extra, \(QueryEngine.fieldColumns(of: row.kind, table: "c"))
-                FROM \(row.kind.tableName) AS c WHERE c.id = ?1
-                """)
-            guard let record = try statement.firstRow([row.rowid], QueryEngine.record(from:)) else { return nil }
+            let statement = try database.cachedStatement(
+                sql: """
+                    SELECT '\(row.kind.rawValue)', c.id, 0, 0, '', c.extra, \(QueryEngine.fieldColumns(of: row.kind, table: "c"))
+                    FROM \(row.kind.tableName) AS c WHERE c.id = ?1
+                    """)
+            guard let record = try statement.firstRow([row.rowid], QueryEngine.record(from:)) else {
+                return nil
+            }
             let group = groups[row.group]
-            hits.append(SearchHit(record: record, score: group.score, wholeTokenMatches: group.whole))
+            hits.append(
+                SearchHit(record: record, score: group.score, wholeTokenMatches: group.whole))
         }
         return hits
     }
@@ -167,7 +176,9 @@ struct RankedPage {
         }
         let lower = try collect(kind, in: database, rowids: .upTo(middle))
         // Any failure of the helper (say, the file was replaced) only costs the parallelism.
-        guard let otherHalf = try? upper.wait(), try dataVersion() == versionBefore else { return nil }
+        guard let otherHalf = try? upper.wait(), try dataVersion() == versionBefore else {
+            return nil
+        }
         lower.absorb(otherHalf)
         return lower
     }

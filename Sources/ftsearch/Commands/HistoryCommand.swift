@@ -9,7 +9,9 @@ struct HistoryCommand: ParsableCommand {
             Every 'ftsearch query' with non-empty text is recorded. Searches that differ only in \
             case, accents or spacing are one entry, counted each time.
             """,
-        subcommands: [HistoryListCommand.self, HistoryDeleteCommand.self, HistoryClearCommand.self],
+        subcommands: [
+            HistoryListCommand.self, HistoryDeleteCommand.self, HistoryClearCommand.self,
+        ],
         defaultSubcommand: HistoryListCommand.self)
 
     init() {}
@@ -39,21 +41,28 @@ struct HistoryListCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let entries = try global.openIndex(in: context).history.entries(limit: limit == 0 ? nil : limit)
+        let entries = try global.openIndex(in: context).history.entries(
+            limit: limit == 0 ? nil : limit)
         switch format ?? (context.isStandardOutputTerminal ? .table : .tsv) {
         case .table:
             var table = TextTable(headers: ["ID", "SEARCH", "COUNT", "LAST USED", "RESULTS"])
             for entry in entries {
-                table.append(plain: [String(entry.id), entry.text, String(entry.useCount),
-                                     entry.lastUsed.secondsDescription, String(entry.resultCount)])
+                table.append(plain: [
+                    String(entry.id), entry.text, String(entry.useCount),
+                    entry.lastUsed.secondsDescription, String(entry.resultCount),
+                ])
             }
             context.standardOutput.write(table.rendered())
         case .tsv:
-            context.standardOutput.write(TSV.line(["id", "text", "count", "last_used", "result_count", "kind"]))
+            context.standardOutput.write(
+                TSV.line(["id", "text", "count", "last_used", "result_count", "kind"]))
             for entry in entries {
-                context.standardOutput.write(TSV.line([String(entry.id), entry.text, String(entry.useCount),
-                                                       entry.lastUsed.secondsDescription, String(entry.resultCount),
-                                                       entry.kinds.rawValue]))
+                context.standardOutput.write(
+                    TSV.line([
+                        String(entry.id), entry.text, String(entry.useCount),
+                        entry.lastUsed.secondsDescription, String(entry.resultCount),
+                        entry.kinds.rawValue,
+                    ]))
             }
         case .json:
             context.standardOutput.write(JSONWriter.array(entries.map(Self.jsonObject)) + "\n")
@@ -78,22 +87,30 @@ struct HistoryDeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete past searches by id, or the one a text normalizes to.",
-        discussion: "Ids come from 'ftsearch history list'. When one id does not exist, nothing is deleted.")
+        discussion:
+            "Ids come from 'ftsearch history list'. When one id does not exist, nothing is deleted."
+    )
 
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "The ids of the entries to delete.")
     var ids: [Int] = []
 
-    @Option(help: ArgumentHelp("Delete the entry for this search text instead (case, accents and spacing ignored).",
-                               valueName: "text"))
+    @Option(
+        help: ArgumentHelp(
+            "Delete the entry for this search text instead (case, accents and spacing ignored).",
+            valueName: "text"))
     var query: String?
 
     init() {}
 
     mutating func validate() throws {
-        if ids.isEmpty && query == nil { throw ValidationError("Give the ids to delete, or --query TEXT") }
-        if !ids.isEmpty && query != nil { throw ValidationError("Give either ids or --query, not both") }
+        if ids.isEmpty && query == nil {
+            throw ValidationError("Give the ids to delete, or --query TEXT")
+        }
+        if !ids.isEmpty && query != nil {
+            throw ValidationError("Give either ids or --query, not both")
+        }
     }
 
     func run(in context: CommandContext) throws {
@@ -115,8 +132,10 @@ struct HistoryClearCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("Only entries last used before this ISO 8601 date or time (2026-01-31, 2026-01-31T12:00:00Z).",
-                               valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "Only entries last used before this ISO 8601 date or time (2026-01-31, 2026-01-31T12:00:00Z).",
+            valueName: "date"))
     var before: String?
 
     @Flag(name: .shortAndLong, help: "Do not ask for confirmation.")
@@ -126,7 +145,8 @@ struct HistoryClearCommand: ParsableCommand {
 
     mutating func validate() throws {
         if let before, Timestamp(iso8601: before) == nil {
-            throw ValidationError("--before must be an ISO 8601 date such as 2026-01-31, not '\(before)'")
+            throw ValidationError(
+                "--before must be an ISO 8601 date such as 2026-01-31, not '\(before)'")
         }
     }
 
@@ -137,14 +157,17 @@ struct HistoryClearCommand: ParsableCommand {
             try confirm(in: context, entries: date == nil ? try history.count() : nil)
         }
         let deleted = try history.clear(before: date)
-        context.standardError.print("Deleted \(deleted) history \(deleted == 1 ? "entry" : "entries").")
+        context.standardError.print(
+            "Deleted \(deleted) history \(deleted == 1 ? "entry" : "entries").")
     }
 
     private func confirm(in context: CommandContext, entries: Int?) throws {
         guard context.isStandardInputTerminal else {
-            throw ValidationError("Refusing to clear the history without --yes when not on a terminal")
+            throw ValidationError(
+                "Refusing to clear the history without --yes when not on a terminal")
         }
-        let what = entries.map { "\($0) history \($0 == 1 ? "entry" : "entries")" }
+        let what =
+            entries.map { "\($0) history \($0 == 1 ? "entry" : "entries")" }
             ?? "the history entries last used before \(before ?? "")"
         context.standardError.print("Delete \(what)? [y/N]", terminator: " ")
         guard let answer = context.readLine()?.lowercased(), answer == "y" || answer == "yes" else {

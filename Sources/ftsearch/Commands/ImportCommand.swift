@@ -22,16 +22,27 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "The files to import; - reads standard input.")
     var files: [String] = []
 
-    @Option(help: "The kind of every record (default: from the fields: first/last name → people, name → animals).")
+    @Option(
+        help:
+            "The kind of every record (default: from the fields: first/last name → people, name → animals)."
+    )
     var kind: Kind?
 
-    @Option(help: "The format of every file (default: from the extension, else guessed from the content).")
+    @Option(
+        help:
+            "The format of every file (default: from the extension, else guessed from the content)."
+    )
     var format: InputFormat?
 
-    @Flag(help: "Delete the stored records of the kinds being imported first (in the same transaction).")
+    @Flag(
+        help:
+            "Delete the stored records of the kinds being imported first (in the same transaction)."
+    )
     var replace = false
 
-    @Flag(name: .customLong("skip-invalid"), help: "Skip invalid records, reporting each, instead of stopping.")
+    @Flag(
+        name: .customLong("skip-invalid"),
+        help: "Skip invalid records, reporting each, instead of stopping.")
     var skipInvalid = false
 
     @Flag(name: .shortAndLong, help: "Print no progress and no summary.")
@@ -41,17 +52,21 @@ struct ImportCommand: ParsableCommand {
 
     mutating func validate() throws {
         if files.isEmpty { throw ValidationError("Missing expected argument '<files> ...'") }
-        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("Standard input ('-') can be read only once") }
+        if files.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("Standard input ('-') can be read only once")
+        }
     }
 
     func run(in context: CommandContext) throws {
         let sources = try ImportSource.open(files, format: format)
         let index = try global.openIndex(in: context, mode: .createIfMissing)
-        var progress = ProgressLine(output: context.standardError,
-                                    isEnabled: !quiet && context.isStandardErrorTerminal)
+        var progress = ProgressLine(
+            output: context.standardError,
+            isEnabled: !quiet && context.isStandardErrorTerminal)
         let started = ContinuousClock.now
         let summary = try index.importRecords(
-            from: sources, options: ImportOptions(kind: kind, replace: replace, skipInvalid: skipInvalid),
+            from: sources,
+            options: ImportOptions(kind: kind, replace: replace, skipInvalid: skipInvalid),
             onSkip: { problem in
                 progress.clear()
                 context.standardError.print("warning: \(problem) (skipped)")
@@ -59,7 +74,8 @@ struct ImportCommand: ParsableCommand {
             onProgress: { progress.show($0) })
         progress.clear()
         if !quiet {
-            context.standardError.print(Self.summaryLine(summary, seconds: started.duration(to: .now).seconds))
+            context.standardError.print(
+                Self.summaryLine(summary, seconds: started.duration(to: .now).seconds))
         }
     }
 
@@ -68,7 +84,8 @@ struct ImportCommand: ParsableCommand {
         let parts = summary.kinds.map { kind -> String in
             let updated = summary.updated[kind, default: 0]
             let total = summary.inserted[kind, default: 0] + updated
-            return "\(Grouped(total)) \(total == 1 ? kind.singularNoun : kind.rawValue)" + (updated > 0 ? " (\(Grouped(updated)) updated)" : "")
+            return "\(Grouped(total)) \(total == 1 ? kind.singularNoun : kind.rawValue)"
+                + (updated > 0 ? " (\(Grouped(updated)) updated)" : "")
         }
         let what = parts.isEmpty ? "nothing" : parts.joined(separator: " and ")
         let skipped = summary.skipped > 0 ? ", skipped \(Grouped(summary.skipped))" : ""

@@ -5,7 +5,9 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check the database and its full-text indexes.",
-        discussion: "Runs SQLite's integrity_check and FTS5's integrity-check of every index. Prints 'ok' and exits 0, or lists the problems and exits 65.")
+        discussion:
+            "Runs SQLite's integrity_check and FTS5's integrity-check of every index. Prints 'ok' and exits 0, or lists the problems and exits 65."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -26,7 +28,9 @@ struct OptimizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "optimize",
         abstract: "Compact the full-text indexes and the database file.",
-        discussion: "Runs FTS5 'optimize', ANALYZE, a WAL checkpoint, and VACUUM when it would reclaim space.")
+        discussion:
+            "Runs FTS5 'optimize', ANALYZE, a WAL checkpoint, and VACUUM when it would reclaim space."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -34,7 +38,8 @@ struct OptimizeCommand: ParsableCommand {
 
     func run(in context: CommandContext) throws {
         let sizes = try global.openIndex(in: context).optimize()
-        context.standardOutput.print("size before: \(ByteCount(sizes.before)), after: \(ByteCount(sizes.after))")
+        context.standardOutput.print(
+            "size before: \(ByteCount(sizes.before)), after: \(ByteCount(sizes.after))")
     }
 }
 
@@ -43,7 +48,8 @@ struct RebuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rebuild",
         abstract: "Rebuild the full-text indexes from the stored records.",
-        discussion: "Repairs an index that 'ftsearch check' reports as out of step with its records.")
+        discussion:
+            "Repairs an index that 'ftsearch check' reports as out of step with its records.")
 
     @OptionGroup var global: GlobalOptions
 

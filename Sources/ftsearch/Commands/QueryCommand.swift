@@ -37,20 +37,27 @@ struct QueryCommand: ParsableCommand {
     @Option(name: .customLong("group-by"), help: "Show people in sections per company.")
     var groupBy: Grouping?
 
-    @Option(help: "When to highlight matches in tables: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    @Option(
+        help:
+            "When to highlight matches in tables: auto (on a terminal, unless NO_COLOR is set), always or never."
+    )
     var color: ColorChoice = .auto
 
     @Flag(name: .shortAndLong, help: "Print only the number of matches.")
     var count = false
 
-    @Flag(name: .customLong("no-history"), help: "Do not record this search in the history (also FTSEARCH_NO_HISTORY=1).")
+    @Flag(
+        name: .customLong("no-history"),
+        help: "Do not record this search in the history (also FTSEARCH_NO_HISTORY=1).")
     var noHistory = false
 
     init() {}
 
     mutating func validate() throws {
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more, not \(limit)") }
-        guard offset >= 0 else { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+        guard offset >= 0 else {
+            throw ValidationError("--offset must be 0 or more, not \(offset)")
+        }
         if groupBy != nil && kind == .animals {
             throw ValidationError("--group-by company applies to people; animals have no company")
         }
@@ -59,8 +66,10 @@ struct QueryCommand: ParsableCommand {
     func run(in context: CommandContext) throws {
         let index = try global.openIndex(in: context)
         let kinds: KindSelection = groupBy == nil ? kind : .people
-        var results = try index.search(SearchRequest(text: text, kinds: kinds, limit: count ? 0 : (limit == 0 ? nil : limit),
-                                                     offset: offset))
+        var results = try index.search(
+            SearchRequest(
+                text: text, kinds: kinds, limit: count ? 0 : (limit == 0 ? nil : limit),
+                offset: offset))
         if count {
             context.standardOutput.print(results.total)
         } else {
@@ -68,8 +77,10 @@ struct QueryCommand: ParsableCommand {
                 results.hits = Self.sortedByCompany(results.hits)
             }
             let format = format ?? (context.isStandardOutputTerminal ? .table : .tsv)
-            var output = SearchResultsOutput(results: results, kinds: kinds,
-                                             highlighter: color.isEnabled(in: context) ? try index.highlighter(for: results) : nil)
+            var output = SearchResultsOutput(
+                results: results, kinds: kinds,
+                highlighter: color.isEnabled(in: context)
+                    ? try index.highlighter(for: results) : nil)
             output.groupsByCompany = groupBy == .company
             context.standardOutput.write(output.rendered(as: format))
         }
@@ -80,23 +91,31 @@ struct QueryCommand: ParsableCommand {
 
     /// Logs the search; a database that cannot be written (read-only, say) costs the history
     /// entry, not the results.
-    private func record(_ results: SearchResults, kinds: KindSelection, in index: SearchIndex, context: CommandContext) {
+    private func record(
+        _ results: SearchResults, kinds: KindSelection, in index: SearchIndex,
+        context: CommandContext
+    ) {
         do {
             try index.history.record(text, kinds: kinds, resultCount: results.total)
         } catch {
-            context.standardError.print("warning: the search was not recorded in the history: \(error)")
+            context.standardError.print(
+                "warning: the search was not recorded in the history: \(error)")
         }
     }
 
     private func shouldRecord(in context: CommandContext) -> Bool {
-        let disabled = context.environment["FTSEARCH_NO_HISTORY"].map { !$0.isEmpty && $0 != "0" } ?? false
+        let disabled =
+            context.environment["FTSEARCH_NO_HISTORY"].map { !$0.isEmpty && $0 != "0" } ?? false
         return !noHistory && !disabled
     }
 
     /// Companies in alphabetical order (no company last), rank order within each.
     static func sortedByCompany(_ hits: [SearchHit]) -> [SearchHit] {
         hits.enumerated().sorted { left, right in
-            let (a, b) = (left.element.record[field: "company"] ?? "", right.element.record[field: "company"] ?? "")
+            let (a, b) = (
+                left.element.record[field: "company"] ?? "",
+                right.element.record[field: "company"] ?? ""
+            )
             if a.isEmpty != b.isEmpty { return b.isEmpty }
             let (foldedA, foldedB) = (a.lowercased(), b.lowercased())
             return foldedA != foldedB ? foldedA < foldedB : left.offset < right.offset

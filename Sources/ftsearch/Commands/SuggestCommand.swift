@@ -34,7 +34,8 @@ struct SuggestCommand: ParsableCommand {
     @Option(help: "Where suggestions come from.")
     var source: SuggestionOptions.Sources = .all
 
-    @Flag(name: .customLong("include-empty"), help: "Also suggest past searches that found nothing.")
+    @Flag(
+        name: .customLong("include-empty"), help: "Also suggest past searches that found nothing.")
     var includeEmpty = false
 
     @Option(help: "Output format.")
@@ -53,20 +54,25 @@ struct SuggestCommand: ParsableCommand {
         } catch DatabaseOpenError.missing {
             return write([], in: context)  // nothing searched or imported yet: nothing to suggest
         }
-        let options = SuggestionOptions(limit: limit, kinds: kind, order: by, sources: source,
-                                        includesEmptyResults: includeEmpty)
+        let options = SuggestionOptions(
+            limit: limit, kinds: kind, order: by, sources: source,
+            includesEmptyResults: includeEmpty)
         write(try index.suggestions(forPrefix: prefix, options: options), in: context)
     }
 
     private func write(_ suggestions: [Suggestion], in context: CommandContext) {
         switch format {
         case .lines:
-            context.standardOutput.write(suggestions.map { TextTable.clean($0.text) + "\n" }.joined())
+            context.standardOutput.write(
+                suggestions.map { TextTable.clean($0.text) + "\n" }.joined())
         case .tsv:
             context.standardOutput.write(TSV.line(["text", "source", "count", "last_used"]))
             for suggestion in suggestions {
-                context.standardOutput.write(TSV.line([suggestion.text, suggestion.source.rawValue, String(suggestion.count),
-                                                       suggestion.lastUsed?.secondsDescription ?? ""]))
+                context.standardOutput.write(
+                    TSV.line([
+                        suggestion.text, suggestion.source.rawValue, String(suggestion.count),
+                        suggestion.lastUsed?.secondsDescription ?? "",
+                    ]))
             }
         case .json:
             let objects = suggestions.map { suggestion in

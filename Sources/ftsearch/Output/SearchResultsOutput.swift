@@ -45,13 +45,17 @@ struct SearchResultsOutput {
         var start = results.hits.startIndex
         while start < results.hits.endIndex {
             let company = results.hits[start].record[field: "company"] ?? ""
-            let end = results.hits[start...].firstIndex { ($0.record[field: "company"] ?? "") != company }
+            let end =
+                results.hits[start...].firstIndex { ($0.record[field: "company"] ?? "") != company }
                 ?? results.hits.endIndex
-            var table = TextTable(headers: ["ID", "FIRST NAME", "LAST NAME"], highlightsMatches: highlighter != nil)
+            var table = TextTable(
+                headers: ["ID", "FIRST NAME", "LAST NAME"], highlightsMatches: highlighter != nil)
             for hit in results.hits[start..<end] {
                 table.append(Array(tableRow(for: hit).prefix(3)))
             }
-            output += (output.isEmpty ? "" : "\n") + (company.isEmpty ? "(no company)" : TextTable.clean(company)) + "\n"
+            output +=
+                (output.isEmpty ? "" : "\n")
+                + (company.isEmpty ? "(no company)" : TextTable.clean(company)) + "\n"
             output += table.rendered().split(separator: "\n").map { "  " + $0 + "\n" }.joined()
             start = end
         }
@@ -82,7 +86,10 @@ struct SearchResultsOutput {
             return [id] + record.searchableValues.map(cell)
         case .all:
             let company = record[field: "company"] ?? ""
-            return [TextTable.Cell(text: record.kind.singularNoun), id, cell(record.displayName), cell(company)]
+            return [
+                TextTable.Cell(text: record.kind.singularNoun), id, cell(record.displayName),
+                cell(company),
+            ]
         }
     }
 
@@ -103,8 +110,11 @@ struct SearchResultsOutput {
         var output = TSV.line(["kind", "id", "score"] + fields)
         for hit in results.hits {
             let values = fields.map { hit.record[field: $0] ?? "" }
-            output += TSV.line([hit.record.kind.rawValue, hit.record.id.map(String.init) ?? "",
-                                String(hit.score)] + values)
+            output += TSV.line(
+                [
+                    hit.record.kind.rawValue, hit.record.id.map(String.init) ?? "",
+                    String(hit.score),
+                ] + values)
         }
         return output
     }

@@ -8,7 +8,11 @@ enum TSV {
     }
 
     static func escaped(_ value: String) -> String {
-        guard value.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\\" || $0 == "\r\n" }) else {
+        guard
+            value.contains(where: {
+                $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\\" || $0 == "\r\n"
+            })
+        else {
             return value
         }
         var output = ""

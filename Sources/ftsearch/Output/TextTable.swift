@@ -47,7 +47,8 @@ struct TextTable {
             let isLast = column == cells.count - 1
             output += styled(cell)
             if !isLast {
-                output += String(repeating: " ", count: widths[column] - Self.clean(cell.text).count + 2)
+                output += String(
+                    repeating: " ", count: widths[column] - Self.clean(cell.text).count + 2)
             }
         }
         return output + "\n"
@@ -67,11 +68,14 @@ struct TextTable {
 
     /// `text` with control characters as spaces.
     static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             return text
         }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.properties.generalCategory == .control ? " " : $0
-        }))
+        return String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map {
+                    $0.properties.generalCategory == .control ? " " : $0
+                }))
     }
 }

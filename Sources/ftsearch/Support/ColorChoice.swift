@@ -7,7 +7,8 @@ enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
         switch self {
         case .always: true
         case .never: false
-        case .auto: context.isStandardOutputTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
+        case .auto:
+            context.isStandardOutputTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
         }
     }
 }

@@ -11,7 +11,8 @@ enum ErrorReporting {
         case let error as DatabaseOpenError: databaseReport(error)
         case let error as InputError: inputReport(error)
         case let error as SQLiteError: sqliteReport(error)
-        case let error as HistoryEntryNotFound: ErrorReport(exitCode: ExitCode.dataError.rawValue, message: error.description)
+        case let error as HistoryEntryNotFound:
+            ErrorReport(exitCode: ExitCode.dataError.rawValue, message: error.description)
         default: nil
         }
     }
@@ -19,8 +20,9 @@ enum ErrorReporting {
     private static func importReport(_ error: ImportError) -> ErrorReport {
         switch error {
         case .invalidRecord:
-            ErrorReport(exitCode: ExitCode.dataError.rawValue,
-                        message: "\(error)\nNothing was imported; the database is unchanged.")
+            ErrorReport(
+                exitCode: ExitCode.dataError.rawValue,
+                message: "\(error)\nNothing was imported; the database is unchanged.")
         case .unknownKind:
             ErrorReport(exitCode: ExitCode.usage.rawValue, message: error.description)
         case .unreadableInput(let input):
@@ -35,22 +37,26 @@ enum ErrorReporting {
     }
 
     private static func databaseReport(_ error: DatabaseOpenError) -> ErrorReport {
-        let code: ExitCode = switch error {
-        case .missing: .noInput
-        case .notADatabase, .newerSchema: .dataError
-        case .cannotCreate: .cannotCreate
-        case .cannotOpen: .ioError
-        }
+        let code: ExitCode =
+            switch error {
+            case .missing: .noInput
+            case .notADatabase, .newerSchema: .dataError
+            case .cannotCreate: .cannotCreate
+            case .cannotOpen: .ioError
+            }
         return ErrorReport(exitCode: code.rawValue, message: error.description)
     }
 
     private static func sqliteReport(_ error: SQLiteError) -> ErrorReport {
         if error.isCorruption {
-            return ErrorReport(exitCode: ExitCode.dataError.rawValue,
-                               message: "the database is damaged: \(error.message) (try 'ftsearch check')")
+            return ErrorReport(
+                exitCode: ExitCode.dataError.rawValue,
+                message: "the database is damaged: \(error.message) (try 'ftsearch check')")
         }
         if error.isIOFailure {
-            return ErrorReport(exitCode: ExitCode.ioError.rawValue, message: "database I/O failed: \(error.message)")
+            return ErrorReport(
+                exitCode: ExitCode.ioError.rawValue,
+                message: "database I/O failed: \(error.message)")
         }
         return ErrorReport(exitCode: ExitCode.internalError.rawValue, message: error.description)
     }

@@ -2,9 +2,10 @@ import FTSearchKit
 
 /// Options every command accepts.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The database file (default: $FTSEARCH_DB, else $XDG_DATA_HOME/ftsearch/ftsearch.sqlite).",
-        valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The database file (default: $FTSEARCH_DB, else $XDG_DATA_HOME/ftsearch/ftsearch.sqlite).",
+            valueName: "path"))
     var db: String?
 
     init() {}
@@ -15,7 +16,9 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Opens the database; `mode` says whether a missing file is created.
-    func openIndex(in context: CommandContext, mode: SearchIndex.OpenMode = .existingOnly) throws -> SearchIndex {
+    func openIndex(in context: CommandContext, mode: SearchIndex.OpenMode = .existingOnly) throws
+        -> SearchIndex
+    {
         try SearchIndex(path: databasePath(in: context), mode: mode, clock: try context.clock())
     }
 }
@@ -26,7 +29,8 @@ extension CommandContext {
     func clock() throws -> @Sendable () -> Timestamp {
         guard let text = environment["FTSEARCH_NOW"], !text.isEmpty else { return Timestamp.now }
         guard let fixed = Timestamp(iso8601: text) else {
-            throw ValidationError("FTSEARCH_NOW must be an ISO 8601 date such as 2026-01-01T12:00:00Z, not '\(text)'")
+            throw ValidationError(
+                "FTSEARCH_NOW must be an ISO 8601 date such as 2026-01-01T12:00:00Z, not '\(text)'")
         }
         return { fixed }
     }

@@ -21,7 +21,8 @@ struct ProgressLine {
         if lastDrawn == nil && started.duration(to: now) < .milliseconds(500) { return }
         lastDrawn = now
         let elapsed = max(started.duration(to: now).seconds, 0.001)
-        var line = "\r\u{1B}[K  \(Grouped(progress.recordsRead)) records  \(Grouped(Int(Double(progress.recordsRead) / elapsed)))/s"
+        var line =
+            "\r\u{1B}[K  \(Grouped(progress.recordsRead)) records  \(Grouped(Int(Double(progress.recordsRead) / elapsed)))/s"
         if let total = progress.totalBytes, total > 0 {
             line += "  \(min(100, Int(progress.bytesRead * 100 / total)))%"
         }

@@ -27,7 +27,8 @@ import Testing
 
     @Test func searchesWithTheSameKeyAreOneEntry() throws {
         try index(at: "2026-01-01T10:00:00Z").history.record("Zoë", kinds: .all, resultCount: 2)
-        try index(at: "2026-01-01T11:00:00Z").history.record("  ZOE ", kinds: .people, resultCount: 1)
+        try index(at: "2026-01-01T11:00:00Z").history.record(
+            "  ZOE ", kinds: .people, resultCount: 1)
         try index(at: "2026-01-01T12:00:00Z").history.record("zoe", kinds: .people, resultCount: 3)
         let entries = try index(at: "2026-01-01T12:00:00Z").history.entries()
         #expect(entries.count == 1)
@@ -61,7 +62,9 @@ import Testing
         try history.record("a", kinds: .all, resultCount: 1)
         try history.record("b", kinds: .all, resultCount: 1)
         let ids = try history.entries().map(\.id)
-        let error = try #require(throws: HistoryEntryNotFound.self) { try history.delete(ids: [ids[0], 999]) }
+        let error = try #require(throws: HistoryEntryNotFound.self) {
+            try history.delete(ids: [ids[0], 999])
+        }
         #expect(error.description == "no history entry with id 999")
         #expect(try history.count() == 2)
         try history.delete(ids: [ids[0]])
@@ -100,14 +103,18 @@ import Testing
     }
 
     /// Records `text` `times` times at `now`.
-    private func search(_ text: String, times: Int = 1, at now: String, results: Int = 1,
-                        kinds: KindSelection = .all) throws {
+    private func search(
+        _ text: String, times: Int = 1, at now: String, results: Int = 1,
+        kinds: KindSelection = .all
+    ) throws {
         let history = try index(at: now).history
         for _ in 0..<times { try history.record(text, kinds: kinds, resultCount: results) }
     }
 
-    private func texts(_ prefix: String, _ options: SuggestionOptions = SuggestionOptions(sources: .history),
-                       at now: String = "2026-01-10T12:00:00Z") throws -> [String] {
+    private func texts(
+        _ prefix: String, _ options: SuggestionOptions = SuggestionOptions(sources: .history),
+        at now: String = "2026-01-10T12:00:00Z"
+    ) throws -> [String] {
         try index(at: now).suggestions(forPrefix: prefix, options: options).map(\.text)
     }
 
@@ -123,7 +130,10 @@ import Testing
         try search("anna", times: 9, at: "2026-01-01T00:00:00Z")
         try search("annex", at: "2026-01-05T00:00:00Z")
         try search("annie", at: "2026-01-03T00:00:00Z")
-        #expect(try texts("ann", SuggestionOptions(order: .recency, sources: .history)) == ["annex", "annie", "anna"])
+        #expect(
+            try texts("ann", SuggestionOptions(order: .recency, sources: .history)) == [
+                "annex", "annie", "anna",
+            ])
     }
 
     @Test func frecencyWeighsCountByAge() throws {
@@ -133,8 +143,9 @@ import Testing
         try search("annex", times: 2, at: "2026-01-10T11:30:00Z")
         try search("annie", times: 3, at: "2026-01-10T09:00:00Z")
         try search("anton", times: 6, at: "2026-01-07T12:00:00Z")
-        #expect(try texts("an", SuggestionOptions(order: .frecency, sources: .history))
-            == ["annex", "annie", "anton", "anna"])
+        #expect(
+            try texts("an", SuggestionOptions(order: .frecency, sources: .history))
+                == ["annex", "annie", "anton", "anna"])
     }
 
     @Test func startOfKeyComesBeforeLaterWords() throws {
@@ -149,7 +160,10 @@ import Testing
         try search("annna", times: 5, at: "2026-01-01T00:00:00Z", results: 0)
         try search("anna", at: "2026-01-01T00:00:00Z")
         #expect(try texts("ann") == ["anna"])
-        #expect(try texts("ann", SuggestionOptions(sources: .history, includesEmptyResults: true)) == ["annna", "anna"])
+        #expect(
+            try texts("ann", SuggestionOptions(sources: .history, includesEmptyResults: true)) == [
+                "annna", "anna",
+            ])
     }
 
     @Test func emptyPrefixGivesTheTopOfHistory() throws {
@@ -163,21 +177,28 @@ import Testing
         try search("anna", at: "2026-01-01T00:00:00Z", kinds: .people)
         try search("annie", at: "2026-01-01T00:00:00Z", kinds: .animals)
         try search("anne", at: "2026-01-01T00:00:00Z", kinds: .all)
-        #expect(Set(try texts("ann", SuggestionOptions(kinds: .animals, sources: .history))) == ["annie", "anne"])
+        #expect(
+            Set(try texts("ann", SuggestionOptions(kinds: .animals, sources: .history))) == [
+                "annie", "anne",
+            ])
     }
 
     @Test func indexWordsFillUpShortHistory() throws {
         let index = try index(at: "2026-01-10T00:00:00Z")
-        try index.importPeople([("Anna", "Müller", "Annex"), ("Anna", "Berg", "Annex"), ("Annika", "Lund", "Ikea")])
+        try index.importPeople([
+            ("Anna", "Müller", "Annex"), ("Anna", "Berg", "Annex"), ("Annika", "Lund", "Ikea"),
+        ])
         try index.importAnimals(["Annie"])
         try search("annika lund", at: "2026-01-01T00:00:00Z")
         let all = try index.suggestions(forPrefix: "ann", options: SuggestionOptions(limit: 4))
         #expect(all.map(\.text) == ["annika lund", "anna", "annex", "annie"])
         #expect(all.map(\.source) == [.history, .index, .index, .index])
         #expect(all[1].count == 2)
-        let onlyIndex = try index.suggestions(forPrefix: "anna m", options: SuggestionOptions(sources: .index))
+        let onlyIndex = try index.suggestions(
+            forPrefix: "anna m", options: SuggestionOptions(sources: .index))
         #expect(onlyIndex.map(\.text) == ["anna muller"])
-        let animals = try index.suggestions(forPrefix: "ann", options: SuggestionOptions(kinds: .animals, sources: .index))
+        let animals = try index.suggestions(
+            forPrefix: "ann", options: SuggestionOptions(kinds: .animals, sources: .index))
         #expect(animals.map(\.text) == ["annie"])
     }
 

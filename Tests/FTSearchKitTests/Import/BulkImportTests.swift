@@ -15,10 +15,15 @@ import Testing
     /// People as an input that claims to be large enough for the rollback-journal path.
     private func largeInput(_ people: [(Int?, String)]) -> [ImportSource] {
         let fields = people.map { id, name in
-            (id.map { [("id", JSONValue.number(String($0)))] } ?? []) + [("first_name", JSONValue.string(name))]
+            (id.map { [("id", JSONValue.number(String($0)))] } ?? []) + [
+                ("first_name", JSONValue.string(name))
+            ]
         }
-        return [ImportSource(path: "big.json", size: Importer.rollbackJournalMinimumBytes,
-                             reader: RecordList(fields: fields))]
+        return [
+            ImportSource(
+                path: "big.json", size: Importer.rollbackJournalMinimumBytes,
+                reader: RecordList(fields: fields))
+        ]
     }
 
     private var journalMode: String? {
@@ -26,25 +31,32 @@ import Testing
     }
 
     @Test func largeFirstImportEndsInWALModeWithEverythingIndexed() throws {
-        let summary = try index.importRecords(from: largeInput([(nil, "Ann"), (7, "Bob"), (3, "Cy"), (7, "Bo")]),
-                                              options: ImportOptions())
+        let summary = try index.importRecords(
+            from: largeInput([(nil, "Ann"), (7, "Bob"), (3, "Cy"), (7, "Bo")]),
+            options: ImportOptions())
         #expect(summary.inserted == [.people: 3])
         #expect(summary.updated == [.people: 1])
         #expect(try journalMode == "wal")
         #expect(try index.names(for: "b") == ["Bo"])
         #expect(try index.check().isEmpty)
         let indexes = try index.database.fetchInt(
-            sql: "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'people_by_name'")
+            sql:
+                "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'people_by_name'"
+        )
         #expect(indexes == 1)
     }
 
     @Test func failedLargeImportLeavesAnEmptyDatabaseInWALMode() throws {
         let sources = largeInput([(1, "Ann"), (nil, "")])  // a person needs a name
-        #expect(throws: ImportError.self) { try index.importRecords(from: sources, options: ImportOptions()) }
+        #expect(throws: ImportError.self) {
+            try index.importRecords(from: sources, options: ImportOptions())
+        }
         #expect(try journalMode == "wal")
         #expect(try index.search(SearchRequest(text: "")).total == 0)
         let indexes = try index.database.fetchInt(
-            sql: "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'people_by_name'")
+            sql:
+                "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'people_by_name'"
+        )
         #expect(indexes == 1)
     }
 

@@ -10,7 +10,9 @@ import Testing
         index = try SearchIndex.temporary(in: directory)
     }
 
-    private func person(_ id: Int?, _ first: String, _ last: String, _ extra: [(String, JSONValue)] = [])
+    private func person(
+        _ id: Int?, _ first: String, _ last: String, _ extra: [(String, JSONValue)] = []
+    )
         -> [(String, JSONValue)]
     {
         (id.map { [("id", JSONValue.number(String($0)))] } ?? [])
@@ -18,10 +20,13 @@ import Testing
     }
 
     @discardableResult
-    private func run(_ fields: [[(String, JSONValue)]], options: ImportOptions = ImportOptions(),
-                     onSkip: @escaping (RecordProblem) -> Void = { _ in }) throws -> ImportSummary {
-        try index.importRecords(from: [ImportSource(path: "in.json", reader: RecordList(fields: fields))],
-                                options: options, onSkip: onSkip)
+    private func run(
+        _ fields: [[(String, JSONValue)]], options: ImportOptions = ImportOptions(),
+        onSkip: @escaping (RecordProblem) -> Void = { _ in }
+    ) throws -> ImportSummary {
+        try index.importRecords(
+            from: [ImportSource(path: "in.json", reader: RecordList(fields: fields))],
+            options: options, onSkip: onSkip)
     }
 
     @Test func insertsAndIndexesNewRecords() throws {
@@ -33,7 +38,9 @@ import Testing
 
     @Test func recordWithAKnownIDReplacesItAndTheIndexFollows() throws {
         try run([person(1, "Ann", "Smith"), person(2, "Bob", "Jones")])
-        let summary = try run([person(1, "Annabel", "Smythe", [("email", .string("a@b.c"))]), person(3, "Cy", "Long")])
+        let summary = try run([
+            person(1, "Annabel", "Smythe", [("email", .string("a@b.c"))]), person(3, "Cy", "Long"),
+        ])
         #expect(summary.updated == [.people: 1])
         #expect(summary.inserted == [.people: 1])
         #expect(try index.names(for: "smith").isEmpty)
@@ -46,7 +53,10 @@ import Testing
 
     @Test func sameIDTwiceInOneImportKeepsTheLastVersion() throws {
         try run([person(5, "Old", "Name")])
-        let summary = try run([person(5, "Mid", "Name"), person(5, "New", "Name"), person(9, "A", "B"), person(9, "C", "D")])
+        let summary = try run([
+            person(5, "Mid", "Name"), person(5, "New", "Name"), person(9, "A", "B"),
+            person(9, "C", "D"),
+        ])
         #expect(summary.updated == [.people: 3])
         #expect(summary.inserted == [.people: 1])
         #expect(try index.names(for: "name") == ["New Name"])
@@ -58,7 +68,8 @@ import Testing
     @Test func replaceEmptiesTheKindFirst() throws {
         try run([person(nil, "Ann", "Smith")])
         try index.importAnimals(["Rex"])
-        let summary = try run([person(nil, "Bob", "Jones")], options: ImportOptions(kind: .people, replace: true))
+        let summary = try run(
+            [person(nil, "Bob", "Jones")], options: ImportOptions(kind: .people, replace: true))
         #expect(summary.inserted == [.people: 1])
         #expect(try index.names(for: "", kinds: .people) == ["Bob Jones"])
         #expect(try index.names(for: "rex") == ["Rex"])
@@ -68,37 +79,54 @@ import Testing
     @Test func anInvalidRecordLeavesTheDatabaseExactlyAsItWas() throws {
         try run([person(1, "Ann", "Smith")])
         let error = try #require(throws: ImportError.self) {
-            try run([person(1, "Changed", "Name"), person(nil, "Bob", "Jones"), [("first_name", .array([]))]])
+            try run([
+                person(1, "Changed", "Name"), person(nil, "Bob", "Jones"),
+                [("first_name", .array([]))],
+            ])
         }
-        #expect(error == .invalidRecord(RecordProblem(path: "in.json", line: 4,
-                                                      reason: "field \"first_name\" must be text, found an array")))
+        #expect(
+            error
+                == .invalidRecord(
+                    RecordProblem(
+                        path: "in.json", line: 4,
+                        reason: "field \"first_name\" must be text, found an array")))
         #expect(try index.names(for: "") == ["Ann Smith"])
         #expect(try index.check().isEmpty)
     }
 
     @Test func skipInvalidImportsTheRestAndReportsEachSkippedRecord() throws {
         var skipped: [RecordProblem] = []
-        let summary = try run([person(nil, "Ann", "Smith"), [("first_name", .string(" ")), ("company", .string("X"))],
-                               person(nil, "Bob", "Jones")],
-                              options: ImportOptions(skipInvalid: true), onSkip: { skipped.append($0) })
+        let summary = try run(
+            [
+                person(nil, "Ann", "Smith"),
+                [("first_name", .string(" ")), ("company", .string("X"))],
+                person(nil, "Bob", "Jones"),
+            ],
+            options: ImportOptions(skipInvalid: true), onSkip: { skipped.append($0) })
         #expect(summary.inserted == [.people: 2])
         #expect(summary.skipped == 1)
         #expect(skipped.map(\.description) == ["in.json:3: a person needs a first or last name"])
     }
 
     @Test func syntaxErrorsAreLocatedAndSkippableWhenRecoverable() throws {
-        let bad = RecordSyntaxError(line: 3, column: 7, reason: "unexpected character", isRecoverable: true)
+        let bad = RecordSyntaxError(
+            line: 3, column: 7, reason: "unexpected character", isRecoverable: true)
         let fatal = RecordSyntaxError(line: 9, reason: "unterminated string", isRecoverable: false)
         let good = SourceRecord(line: 2, fields: [JSONMember(key: "name", value: .string("Rex"))])
         var skipped: [String] = []
         let summary = try index.importRecords(
-            from: [ImportSource(path: "a.ndjson", reader: RecordList([.success(good), .failure(bad)]))],
+            from: [
+                ImportSource(path: "a.ndjson", reader: RecordList([.success(good), .failure(bad)]))
+            ],
             options: ImportOptions(skipInvalid: true), onSkip: { skipped.append($0.description) })
         #expect(summary.inserted == [.animals: 1])
         #expect(skipped == ["a.ndjson:3:7: unexpected character"])
         let error = try #require(throws: ImportError.self) {
             try index.importRecords(
-                from: [ImportSource(path: "b.json", reader: RecordList([.success(good), .failure(fatal)]))],
+                from: [
+                    ImportSource(
+                        path: "b.json", reader: RecordList([.success(good), .failure(fatal)]))
+                ],
                 options: ImportOptions(skipInvalid: true))
         }
         #expect(error.description == "b.json:9: unterminated string")
@@ -115,7 +143,9 @@ import Testing
     }
 
     @Test func recordsWithoutNameFieldsNeedAKind() throws {
-        let error = try #require(throws: ImportError.self) { try run([[("species", .string("dog"))]]) }
+        let error = try #require(throws: ImportError.self) {
+            try run([[("species", .string("dog"))]])
+        }
         #expect(error == .unknownKind(path: "in.json"))
         let withKind = try #require(throws: ImportError.self) {
             try run([[("species", .string("dog"))]], options: ImportOptions(kind: .animals))
@@ -125,20 +155,36 @@ import Testing
 
     @Test func sectionsGiveTheKind() throws {
         let reader = RecordList([
-            .success(SourceRecord(line: 2, section: "people", fields: [JSONMember(key: "first_name", value: .string("Ann"))])),
-            .success(SourceRecord(line: 3, section: "Animals", fields: [JSONMember(key: "name", value: .string("Rex"))])),
-            .success(SourceRecord(line: 4, section: "cars", fields: [JSONMember(key: "name", value: .string("Herbie"))])),
+            .success(
+                SourceRecord(
+                    line: 2, section: "people",
+                    fields: [JSONMember(key: "first_name", value: .string("Ann"))])),
+            .success(
+                SourceRecord(
+                    line: 3, section: "Animals",
+                    fields: [JSONMember(key: "name", value: .string("Rex"))])),
+            .success(
+                SourceRecord(
+                    line: 4, section: "cars",
+                    fields: [JSONMember(key: "name", value: .string("Herbie"))])),
         ])
         var skipped: [String] = []
-        let summary = try index.importRecords(from: [ImportSource(path: "zoo.json", reader: reader)],
-                                              options: ImportOptions(skipInvalid: true),
-                                              onSkip: { skipped.append($0.description) })
+        let summary = try index.importRecords(
+            from: [ImportSource(path: "zoo.json", reader: reader)],
+            options: ImportOptions(skipInvalid: true),
+            onSkip: { skipped.append($0.description) })
         #expect(summary.inserted == [.people: 1, .animals: 1])
-        #expect(skipped == ["zoo.json:4: unknown section \"cars\"; expected \"people\" or \"animals\""])
+        #expect(
+            skipped == ["zoo.json:4: unknown section \"cars\"; expected \"people\" or \"animals\""])
     }
 
     @Test func numbersAndBooleansInSearchableFieldsBecomeText() throws {
-        try run([[("first_name", .string("Agent")), ("last_name", .number("007")), ("company", .bool(true))]])
+        try run([
+            [
+                ("first_name", .string("Agent")), ("last_name", .number("007")),
+                ("company", .bool(true)),
+            ]
+        ])
         let hit = try #require(try index.search(SearchRequest(text: "007")).hits.first)
         #expect(hit.record.searchableValues == ["Agent", "007", "true"])
     }
@@ -154,15 +200,22 @@ import Testing
         let error = try #require(throws: ImportError.self) {
             try run([[("first_name", .string("A")), ("firstName", .string("B"))]])
         }
-        #expect(error.description == "in.json:2: fields \"first_name\" and \"firstName\" both give the first name")
+        #expect(
+            error.description
+                == "in.json:2: fields \"first_name\" and \"firstName\" both give the first name")
     }
 
     @Test func progressIsReportedDuringLongImports() throws {
         var reports: [ImportProgress] = []
-        var importer = Importer(database: index.database, options: ImportOptions(), timestamp: Timestamp.now())
+        var importer = Importer(
+            database: index.database, options: ImportOptions(), timestamp: Timestamp.now())
         importer.progressInterval = 2
         importer.onProgress = { reports.append($0) }
-        _ = try importer.run([ImportSource(path: "x", size: 5, reader: RecordList(fields: (0..<5).map { person(nil, "A\($0)", "B") }))])
+        _ = try importer.run([
+            ImportSource(
+                path: "x", size: 5,
+                reader: RecordList(fields: (0..<5).map { person(nil, "A\($0)", "B") }))
+        ])
         #expect(reports.map(\.recordsRead) == [2, 4])
         #expect(reports.last?.totalBytes == 5)
     }

@@ -17,8 +17,10 @@ import Testing
         #expect(Timestamp(iso8601: timestamp.description) == timestamp)
     }
 
-    @Test(arguments: ["", "2026", "2026-13-01", "2025-02-29", "2026-01-01T25:00", "2026-01-01T12:00:00Q",
-                      "yesterday", "2026-01-01T12:00:00.Z", "2026-1-1"])
+    @Test(arguments: [
+        "", "2026", "2026-13-01", "2025-02-29", "2026-01-01T25:00", "2026-01-01T12:00:00Q",
+        "yesterday", "2026-01-01T12:00:00.Z", "2026-1-1",
+    ])
     func rejectsWhatIsNotADate(input: String) {
         #expect(Timestamp(iso8601: input) == nil)
     }

@@ -6,8 +6,9 @@ import Testing
     @Test func bindsAndReadsEveryType() throws {
         let database = try Database(path: ":memory:")
         try database.execute(sql: "CREATE TABLE t(a, b, c, d, e)")
-        try database.execute(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
-                             arguments: ["Zoë", 42, 1.5, nil, DatabaseValue.blob([0, 1, 2])])
+        try database.execute(
+            sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+            arguments: ["Zoë", 42, 1.5, nil, DatabaseValue.blob([0, 1, 2])])
         let row = try database.makeStatement(sql: "SELECT a, b, c, d, e FROM t").firstRow {
             [$0.value(at: 0), $0.value(at: 1), $0.value(at: 2), $0.value(at: 3), $0.value(at: 4)]
         }
@@ -32,13 +33,17 @@ import Testing
         }
         #expect(error.resultCode == SQLITE_CONSTRAINT)
         #expect(error.extendedResultCode == 1555)  // SQLITE_CONSTRAINT_PRIMARYKEY
-        #expect(error.description
-            == "SQLite error 1555: UNIQUE constraint failed: t.id - while executing `INSERT INTO t VALUES (?)`")
+        #expect(
+            error.description
+                == "SQLite error 1555: UNIQUE constraint failed: t.id - while executing `INSERT INTO t VALUES (?)`"
+        )
     }
 
     @Test func syntaxErrorsAreThrownWhenPreparing() throws {
         let database = try Database(path: ":memory:")
-        let error = try #require(throws: SQLiteError.self) { try database.makeStatement(sql: "SELEC 1") }
+        let error = try #require(throws: SQLiteError.self) {
+            try database.makeStatement(sql: "SELEC 1")
+        }
         #expect(error.resultCode == SQLITE_ERROR)
         #expect(error.sql == "SELEC 1")
     }

@@ -5,7 +5,8 @@ import Testing
     let tokenizer: FTS5Tokenizer
 
     init() throws {
-        tokenizer = try FTS5Tokenizer(database: Database(path: ":memory:"), arguments: ["remove_diacritics", "2"])
+        tokenizer = try FTS5Tokenizer(
+            database: Database(path: ":memory:"), arguments: ["remove_diacritics", "2"])
     }
 
     @Test(arguments: [

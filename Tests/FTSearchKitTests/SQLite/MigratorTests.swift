@@ -17,7 +17,8 @@ import Testing
         let database = try Database(path: ":memory:")
         try migrator().migrate(database)
         #expect(try Migrator.version(of: database) == 3)
-        try migrator().migrate(database)  // nothing left to do: the CREATE TABLEs would fail if rerun
+        // Nothing left to do: the CREATE TABLEs would fail if they ran again.
+        try migrator().migrate(database)
         #expect(try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema") == 3)
     }
 
@@ -25,13 +26,16 @@ import Testing
         let database = try Database(path: ":memory:")
         #expect(throws: SQLiteError.self) { try migrator(failingAt: 2).migrate(database) }
         #expect(try Migrator.version(of: database) == 1)
-        #expect(try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema WHERE name = 't2'") == 0)
+        #expect(
+            try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema WHERE name = 't2'") == 0)
     }
 
     @Test func newerDatabaseIsRefusedUntouched() throws {
         let database = try Database(path: ":memory:")
         try database.execute(sql: "PRAGMA user_version = 7")
-        let error = try #require(throws: SchemaVersionError.self) { try migrator().migrate(database) }
+        let error = try #require(throws: SchemaVersionError.self) {
+            try migrator().migrate(database)
+        }
         #expect(error.found == 7 && error.supported == 3)
         #expect(try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema") == 0)
     }

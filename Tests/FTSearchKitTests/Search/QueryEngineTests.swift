@@ -23,7 +23,10 @@ import Testing
 
     @Test func prefixFindsNamesAndCompanies() throws {
         let names = try index.names(for: "ann", kinds: .people)
-        #expect(Set(names) == ["Ann Smith", "Anna Müller", "Annette Dubois", "Annabelle Lee", "Bob Stone"])
+        #expect(
+            Set(names) == [
+                "Ann Smith", "Anna Müller", "Annette Dubois", "Annabelle Lee", "Bob Stone",
+            ])
     }
 
     @Test func wholeTokenRanksAbovePrefixOnly() throws {
@@ -54,9 +57,12 @@ import Testing
     }
 
     @Test(arguments: [
-        "\"", "\"ann", "ann\"", "*", "ann*", "-ann", "ann -smith", "ann:smith", "first_name:ann", "^ann",
-        "(ann", "ann)", "ann AND", "AND", "OR ann", "NOT", "NEAR(ann smith)", "ann + smith", "'", "\\",
-        "{ann}", "[ann]", "ann;DROP TABLE people", "%", "_", "\u{0}", "ann\u{0}", "😀", "ann 😀", "\t\n",
+        "\"", "\"ann", "ann\"", "*", "ann*", "-ann", "ann -smith", "ann:smith", "first_name:ann",
+        "^ann",
+        "(ann", "ann)", "ann AND", "AND", "OR ann", "NOT", "NEAR(ann smith)", "ann + smith", "'",
+        "\\",
+        "{ann}", "[ann]", "ann;DROP TABLE people", "%", "_", "\u{0}", "ann\u{0}", "😀", "ann 😀",
+        "\t\n",
     ])
     func anyTextIsLiteralAndNeverAnError(text: String) throws {
         let results = try index.search(SearchRequest(text: text))
@@ -78,10 +84,11 @@ import Testing
     @Test func emptyTextListsEverythingInNameOrder() throws {
         let results = try index.search(SearchRequest(text: "  ", kinds: .people, limit: nil))
         #expect(results.total == 8)
-        #expect(results.hits.map(\.record.displayName) == [
-            "Annette Dubois", "Annabelle Lee", "Anna Müller", "Seán O'Brien", "Ann Smith",
-            "Mary Smith-Jones", "Bob Stone", "Zoë Ødegaard",
-        ])
+        #expect(
+            results.hits.map(\.record.displayName) == [
+                "Annette Dubois", "Annabelle Lee", "Anna Müller", "Seán O'Brien", "Ann Smith",
+                "Mary Smith-Jones", "Bob Stone", "Zoë Ødegaard",
+            ])
         #expect(try index.names(for: "", kinds: .animals) == ["Annie", "Rex"])
     }
 
@@ -98,7 +105,9 @@ import Testing
     @Test func allKindsAreSearchedTogether() throws {
         let results = try index.search(SearchRequest(text: "ann", limit: nil))
         #expect(results.total == 6)
-        #expect(results.hits.contains { $0.record.kind == .animals && $0.record.displayName == "Annie" })
+        #expect(
+            results.hits.contains { $0.record.kind == .animals && $0.record.displayName == "Annie" }
+        )
     }
 
     @Test func equalResultsComeInSortNameThenIDOrder() throws {
@@ -145,8 +154,11 @@ import Testing
         ("Anna Annex", ["an", "annex"], ["An", "Annex"]),
         ("Bob", ["ann"], []),
     ])
-    func highlightsTheMatchedPrefixOfEachWord(text: String, tokens: [String], expected: [String]) throws {
-        let tokenizer = try FTS5Tokenizer(database: Database(path: ":memory:"), arguments: ["remove_diacritics", "2"])
+    func highlightsTheMatchedPrefixOfEachWord(text: String, tokens: [String], expected: [String])
+        throws
+    {
+        let tokenizer = try FTS5Tokenizer(
+            database: Database(path: ":memory:"), arguments: ["remove_diacritics", "2"])
         let ranges = MatchHighlighter(tokenizer: tokenizer, tokens: tokens).matchedRanges(in: text)
         #expect(ranges.map { String(text[$0]) } == expected)
     }

@@ -12,8 +12,10 @@ struct RecordList: RecordReader {
     /// Records with these fields, on lines 2, 3, ...
     init(fields: [[(String, JSONValue)]], section: String? = nil) {
         records = fields.enumerated().map { offset, members in
-            .success(SourceRecord(line: offset + 2, section: section,
-                                  fields: members.map { JSONMember(key: $0.0, value: $0.1) }))
+            .success(
+                SourceRecord(
+                    line: offset + 2, section: section,
+                    fields: members.map { JSONMember(key: $0.0, value: $0.1) }))
         }
     }
 
@@ -28,31 +30,42 @@ struct RecordList: RecordReader {
 
 extension SearchIndex {
     /// Opens a new database in `directory` with the clock stopped at `now`.
-    static func temporary(in directory: TemporaryDirectory, now: String = "2026-01-01T12:00:00Z") throws -> SearchIndex {
+    static func temporary(in directory: TemporaryDirectory, now: String = "2026-01-01T12:00:00Z")
+        throws -> SearchIndex
+    {
         let time = Timestamp(iso8601: now)!
         return try SearchIndex(path: directory.file("test.sqlite"), clock: { time })
     }
 
     /// Imports people given as (first, last, company) triples, in one import.
     @discardableResult
-    func importPeople(_ people: [(String, String, String)], options: ImportOptions = ImportOptions()) throws
+    func importPeople(
+        _ people: [(String, String, String)], options: ImportOptions = ImportOptions()
+    ) throws
         -> ImportSummary
     {
-        let reader = RecordList(fields: people.map {
-            [("first_name", .string($0.0)), ("last_name", .string($0.1)), ("company", .string($0.2))]
-        })
-        return try importRecords(from: [ImportSource(path: "people.json", reader: reader)], options: options)
+        let reader = RecordList(
+            fields: people.map {
+                [
+                    ("first_name", .string($0.0)), ("last_name", .string($0.1)),
+                    ("company", .string($0.2)),
+                ]
+            })
+        return try importRecords(
+            from: [ImportSource(path: "people.json", reader: reader)], options: options)
     }
 
     /// Imports animals with these names.
     @discardableResult
     func importAnimals(_ names: [String]) throws -> ImportSummary {
         let reader = RecordList(fields: names.map { [("name", .string($0))] })
-        return try importRecords(from: [ImportSource(path: "animals.json", reader: reader)], options: ImportOptions())
+        return try importRecords(
+            from: [ImportSource(path: "animals.json", reader: reader)], options: ImportOptions())
     }
 
     /// The display names of the results for `text`, best first.
     func names(for text: String, kinds: KindSelection = .all, limit: Int? = 20) throws -> [String] {
-        try search(SearchRequest(text: text, kinds: kinds, limit: limit)).hits.map(\.record.displayName)
+        try search(SearchRequest(text: text, kinds: kinds, limit: limit)).hits.map(
+            \.record.displayName)
     }
 }

@@ -6,13 +6,18 @@ import Testing
 /// Commands run in-process with a captured context, for what a pipe cannot show: terminals.
 @Suite struct InProcessCommandTests {
     let directory: String
-    let tool = CommandLineTool(root: FTSearch.self, version: FTSearch.version, errorReport: ErrorReporting.report(for:))
+    let tool = CommandLineTool(
+        root: FTSearch.self, version: FTSearch.version, errorReport: ErrorReporting.report(for:))
 
     init() throws {
         directory = NSTemporaryDirectory() + "ftsearch-inprocess-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
         let context = CommandContext.capturing(environment: environment)
-        #expect(tool.main(arguments: ["import", FTSearchRunner.fixture("people.json")], context: context) == 0)
+        #expect(
+            tool.main(
+                arguments: ["import", FTSearchRunner.fixture("people.json")], context: context) == 0
+        )
         #expect(tool.main(arguments: ["query", "ann"], context: context) == 0)
     }
 
@@ -20,11 +25,14 @@ import Testing
         ["FTSEARCH_DB": directory + "/db.sqlite", "FTSEARCH_NOW": "2026-01-01T12:00:00Z"]
     }
 
-    private func run(_ arguments: [String], input: [String] = [], terminal: Bool, extra: [String: String] = [:])
+    private func run(
+        _ arguments: [String], input: [String] = [], terminal: Bool, extra: [String: String] = [:]
+    )
         -> (code: Int32, output: String, error: String)
     {
-        let context = CommandContext.capturing(input: input, environment: environment.merging(extra) { $1 },
-                                               isTerminal: terminal)
+        let context = CommandContext.capturing(
+            input: input, environment: environment.merging(extra) { $1 },
+            isTerminal: terminal)
         let code = tool.main(arguments: arguments, context: context)
         return (code, context.standardOutput.capturedText, context.standardError.capturedText)
     }
@@ -41,24 +49,32 @@ import Testing
 
     @Test func tableIsTheDefaultOnATerminalWithMatchesHighlighted() {
         let table = run(["query", "ann mül", "--kind", "people"], terminal: true)
-        #expect(table.output == """
-            ID  FIRST NAME  LAST NAME  COMPANY
-            2   \u{1B}[1;31mAnn\u{1B}[0ma        \u{1B}[1;31mMül\u{1B}[0mler     \u{1B}[1;31mMül\u{1B}[0mler-Lüdenscheid GmbH
+        #expect(
+            table.output == """
+                ID  FIRST NAME  LAST NAME  COMPANY
+                2   \u{1B}[1;31mAnn\u{1B}[0ma        \u{1B}[1;31mMül\u{1B}[0mler     \u{1B}[1;31mMül\u{1B}[0mler-Lüdenscheid GmbH
 
-            """)
-        let plain = run(["query", "ann mül", "--kind", "people"], terminal: true, extra: ["NO_COLOR": "1"])
-        #expect(plain.output == "ID  FIRST NAME  LAST NAME  COMPANY\n2   Anna        Müller     Müller-Lüdenscheid GmbH\n")
+                """)
+        let plain = run(
+            ["query", "ann mül", "--kind", "people"], terminal: true, extra: ["NO_COLOR": "1"])
+        #expect(
+            plain.output
+                == "ID  FIRST NAME  LAST NAME  COMPANY\n2   Anna        Müller     Müller-Lüdenscheid GmbH\n"
+        )
     }
 
     @Test func colorOptionOverridesTheTerminalCheck() {
-        let forced = run(["query", "ann mül", "--format", "table", "--color", "always"], terminal: false)
+        let forced = run(
+            ["query", "ann mül", "--format", "table", "--color", "always"], terminal: false)
         #expect(forced.output.contains("\u{1B}[1;31mAnn\u{1B}[0m"))
         let never = run(["query", "ann mül", "--color", "never"], terminal: true)
         #expect(!never.output.contains("\u{1B}["))
     }
 
     @Test func pipedOutputDefaultsToTSV() {
-        #expect(run(["query", "zoë", "--kind", "people"], terminal: false).output.hasPrefix("kind\tid\tscore\t"))
+        #expect(
+            run(["query", "zoë", "--kind", "people"], terminal: false).output.hasPrefix(
+                "kind\tid\tscore\t"))
         #expect(run(["history"], terminal: false).output.hasPrefix("id\ttext\t"))
     }
 
@@ -67,14 +83,18 @@ import Testing
         summary.inserted = [.people: 9, .animals: 1]
         summary.updated = [.people: 3]
         summary.skipped = 2
-        #expect(ImportCommand.summaryLine(summary, seconds: 1.234)
-            == "Imported 12 people (3 updated) and 1 animal, skipped 2, in 1.23 s.")
-        #expect(ImportCommand.summaryLine(ImportSummary(), seconds: 0) == "Imported nothing, in 0.00 s.")
+        #expect(
+            ImportCommand.summaryLine(summary, seconds: 1.234)
+                == "Imported 12 people (3 updated) and 1 animal, skipped 2, in 1.23 s.")
+        #expect(
+            ImportCommand.summaryLine(ImportSummary(), seconds: 0) == "Imported nothing, in 0.00 s."
+        )
     }
 
-    @Test(arguments: [(0, "0"), (999, "999"), (1000, "1,000"), (1_250_000, "1,250,000"), (-12345, "-12,345")])
+    @Test(arguments: [
+        (0, "0"), (999, "999"), (1000, "1,000"), (1_250_000, "1,250,000"), (-12345, "-12,345"),
+    ])
     func groupsThousands(value: Int, expected: String) {
         #expect(Grouped(value).description == expected)
     }
 }
-

@@ -8,8 +8,11 @@ import Testing
         ftsearch = try FTSearchRunner()
     }
 
-    static let commands = [["import"], ["query"], ["suggest"], ["history"], ["history", "list"], ["history", "delete"],
-                           ["history", "clear"], ["stats"], ["check"], ["optimize"], ["rebuild"]]
+    static let commands = [
+        ["import"], ["query"], ["suggest"], ["history"], ["history", "list"],
+        ["history", "delete"],
+        ["history", "clear"], ["stats"], ["check"], ["optimize"], ["rebuild"],
+    ]
 
     @Test(arguments: commands)
     func everyCommandHasHelp(command: [String]) throws {
@@ -24,7 +27,9 @@ import Testing
 
     @Test func rootHelpListsTheSubcommands() throws {
         let help = try ftsearch.output(["--help"])
-        for name in ["import", "query", "suggest", "history", "stats", "check", "optimize", "rebuild"] {
+        for name in [
+            "import", "query", "suggest", "history", "stats", "check", "optimize", "rebuild",
+        ] {
             #expect(help.contains("\n  \(name) "))
         }
         #expect(try ftsearch.output([]) == help)
@@ -34,7 +39,10 @@ import Testing
         let help = try ftsearch.output(["query", "--help"])
         #expect(help.contains("(default: 20)"))
         let unwrapped = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(unwrapped.contains("--kind <kind> Which records to search. (values: people, animals, all; default: all)"))
+        #expect(
+            unwrapped.contains(
+                "--kind <kind> Which records to search. (values: people, animals, all; default: all)"
+            ))
     }
 
     @Test func versionIsPrinted() throws {
@@ -81,7 +89,8 @@ import Testing
     @Test func statsAsJSON() throws {
         try ftsearch.run(["import", FTSearchRunner.fixture("animals.json")])
         let json = try ftsearch.output(["stats", "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["database"] as? String == ftsearch.databasePath)
         #expect(object["schema_version"] as? Int == 2)
         #expect((object["sqlite_version"] as? String)?.hasPrefix("3.") == true)
@@ -100,7 +109,9 @@ import Testing
     @Test func databaseInAFolderThatCannotBeCreated() throws {
         let blocker = ftsearch.directory + "/file"
         try "x".write(toFile: blocker, atomically: true, encoding: .utf8)
-        let outcome = try ftsearch.run(["import", "--db", blocker + "/sub/db.sqlite", FTSearchRunner.fixture("animals.json")])
+        let outcome = try ftsearch.run([
+            "import", "--db", blocker + "/sub/db.sqlite", FTSearchRunner.fixture("animals.json"),
+        ])
         #expect(outcome.exitCode == 73 || outcome.exitCode == 74)
         #expect(outcome.standardError.hasPrefix("Error: cannot create"))
     }

@@ -12,7 +12,8 @@ final class FTSearchRunner: @unchecked Sendable {
     static let productsDirectory: URL = {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: url.appendingPathComponent("ftsearch").path),
-              url.path != "/" {
+            url.path != "/"
+        {
             url.deleteLastPathComponent()
         }
         return url
@@ -30,7 +31,8 @@ final class FTSearchRunner: @unchecked Sendable {
 
     init() throws {
         directory = NSTemporaryDirectory() + "ftsearch-e2e-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true)
         environment = [
             "PATH": "/usr/bin:/bin", "HOME": directory, "FTSEARCH_DB": directory + "/db.sqlite",
             "FTSEARCH_NOW": "2026-01-01T12:00:00Z",
@@ -50,7 +52,9 @@ final class FTSearchRunner: @unchecked Sendable {
 
     /// Runs `ftsearch arguments...`, feeding `input` to its standard input.
     @discardableResult
-    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Outcome {
+    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:])
+        throws -> Outcome
+    {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
@@ -66,20 +70,25 @@ final class FTSearchRunner: @unchecked Sendable {
         // Read both pipes to the end before waiting, so a full pipe cannot block the child.
         let group = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()
-        DispatchQueue.global().async(group: group) { errorData = error.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) {
+            errorData = error.fileHandleForReading.readDataToEndOfFile()
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Outcome(exitCode: process.terminationStatus,
-                       standardOutput: String(decoding: outputData, as: UTF8.self),
-                       standardError: String(decoding: errorData, as: UTF8.self))
+        return Outcome(
+            exitCode: process.terminationStatus,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
     }
 
     /// Runs `ftsearch arguments...` and returns its standard output, requiring exit code 0.
     func output(_ arguments: [String], input: String? = nil) throws -> String {
         let outcome = try run(arguments, input: input)
         guard outcome.exitCode == 0 else {
-            throw Failure(description: "ftsearch \(arguments) exited \(outcome.exitCode): \(outcome.standardError)")
+            throw Failure(
+                description:
+                    "ftsearch \(arguments) exited \(outcome.exitCode): \(outcome.standardError)")
         }
         return outcome.standardOutput
     }

@@ -6,7 +6,9 @@ import Testing
 
     init() throws {
         ftsearch = try FTSearchRunner()
-        try ftsearch.run(["import", FTSearchRunner.fixture("people.json"), FTSearchRunner.fixture("animals.json")])
+        try ftsearch.run([
+            "import", FTSearchRunner.fixture("people.json"), FTSearchRunner.fixture("animals.json"),
+        ])
     }
 
     private func query(_ text: String, at now: String) throws {
@@ -18,12 +20,13 @@ import Testing
         try query("Zoë", at: "2026-01-01T10:00:00Z")
         try query("  ZOE ", at: "2026-01-01T11:00:00Z")
         try query("ann", at: "2026-01-01T12:00:00Z")
-        #expect(try ftsearch.output(["history", "list", "--format", "tsv"]) == """
-            id\ttext\tcount\tlast_used\tresult_count\tkind
-            2\tann\t1\t2026-01-01T12:00:00Z\t7\tall
-            1\t  ZOE \t2\t2026-01-01T11:00:00Z\t3\tall
+        #expect(
+            try ftsearch.output(["history", "list", "--format", "tsv"]) == """
+                id\ttext\tcount\tlast_used\tresult_count\tkind
+                2\tann\t1\t2026-01-01T12:00:00Z\t7\tall
+                1\t  ZOE \t2\t2026-01-01T11:00:00Z\t3\tall
 
-            """)
+                """)
     }
 
     @Test func noHistoryFlagAndEnvironmentLogNothing() throws {
@@ -38,13 +41,23 @@ import Testing
         try query("annex", at: "2026-01-01T10:00:00Z")
         try query("annex", at: "2026-01-01T11:00:00Z")
         try query("annxx", at: "2026-01-01T11:00:00Z")
-        #expect(try ftsearch.output(["suggest", "an", "--limit", "4"]) == "annex\nanna müller\nand\nann\n")
+        #expect(
+            try ftsearch.output(["suggest", "an", "--limit", "4"])
+                == "annex\nanna müller\nand\nann\n")
         #expect(try ftsearch.output(["suggest", "mül", "--source", "history"]) == "anna müller\n")
-        #expect(try ftsearch.output(["suggest", "an", "--source", "history", "--include-empty"]) == "annex\nannxx\nanna müller\n")
+        #expect(
+            try ftsearch.output(["suggest", "an", "--source", "history", "--include-empty"])
+                == "annex\nannxx\nanna müller\n")
         let json = try ftsearch.output(["suggest", "annex", "--format", "json"])
-        #expect(json == "[{\"text\":\"annex\",\"source\":\"history\",\"count\":2,\"last_used\":\"2026-01-01T11:00:00Z\"}]\n")
-        #expect(try ftsearch.output(["suggest", "ann", "--format", "tsv", "--source", "index", "--limit", "1"])
-            == "text\tsource\tcount\tlast_used\nannex\tindex\t2\t\n")
+        #expect(
+            json
+                == "[{\"text\":\"annex\",\"source\":\"history\",\"count\":2,\"last_used\":\"2026-01-01T11:00:00Z\"}]\n"
+        )
+        #expect(
+            try ftsearch.output([
+                "suggest", "ann", "--format", "tsv", "--source", "index", "--limit", "1",
+            ])
+                == "text\tsource\tcount\tlast_used\nannex\tindex\t2\t\n")
     }
 
     @Test func suggestIsNotRecordedAndIsSilentWithoutADatabase() throws {
@@ -60,7 +73,8 @@ import Testing
         let missing = try ftsearch.run(["history", "delete", "1", "99"])
         #expect(missing.exitCode == 65)
         #expect(missing.standardError == "Error: no history entry with id 99\n")
-        #expect(try ftsearch.output(["history", "--format", "tsv"]).split(separator: "\n").count == 3)
+        #expect(
+            try ftsearch.output(["history", "--format", "tsv"]).split(separator: "\n").count == 3)
         #expect(try ftsearch.run(["history", "delete", "1"]).exitCode == 0)
         #expect(try ftsearch.run(["history", "delete", "--query", "ZOË"]).exitCode == 0)
         #expect(try ftsearch.output(["history", "--format", "json"]) == "[]\n")
@@ -78,7 +92,8 @@ import Testing
         #expect(try ftsearch.output(["history", "--format", "tsv"]).contains("\tzoe\t"))
         #expect(try ftsearch.run(["history", "clear", "--yes"]).exitCode == 0)
         #expect(try ftsearch.output(["history", "--format", "json"]) == "[]\n")
-        #expect(try ftsearch.run(["history", "clear", "--before", "someday", "--yes"]).exitCode == 64)
+        #expect(
+            try ftsearch.run(["history", "clear", "--before", "someday", "--yes"]).exitCode == 64)
     }
 
     @Test func invalidNowIsAUsageError() throws {
@@ -95,8 +110,11 @@ import Testing
                 group.addTask {
                     let process = Process()
                     process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                    process.arguments = ["-c", "i=0; while [ $i -lt 100 ]; do \"$0\" query 'Ann' >/dev/null || exit 1; i=$((i+1)); done",
-                                         FTSearchRunner.executable.path]
+                    process.arguments = [
+                        "-c",
+                        "i=0; while [ $i -lt 100 ]; do \"$0\" query 'Ann' >/dev/null || exit 1; i=$((i+1)); done",
+                        FTSearchRunner.executable.path,
+                    ]
                     process.environment = environment
                     try process.run()
                     process.waitUntilExit()

@@ -11,9 +11,11 @@ import Testing
     private func fixture(_ name: String) -> String { FTSearchRunner.fixture(name) }
 
     @Test func importsEveryFormatAndReportsASummary() throws {
-        let outcome = try ftsearch.run(["import", fixture("people.json"), fixture("people.ndjson"), fixture("people.csv"),
-                                        fixture("people.tsv"), fixture("animals.json"), fixture("animals.csv"),
-                                        fixture("zoo.json")])
+        let outcome = try ftsearch.run([
+            "import", fixture("people.json"), fixture("people.ndjson"), fixture("people.csv"),
+            fixture("people.tsv"), fixture("animals.json"), fixture("animals.csv"),
+            fixture("zoo.json"),
+        ])
         #expect(outcome.exitCode == 0)
         #expect(outcome.standardOutput.isEmpty)
         #expect(outcome.standardError.hasPrefix("Imported 21 people and 10 animals, in "))
@@ -46,17 +48,20 @@ import Testing
     }
 
     @Test func standardInputWithAnExplicitFormat() throws {
-        let outcome = try ftsearch.run(["import", "-", "--format", "ndjson", "--kind", "animals"],
-                                       input: "{\"name\": \"Rex\"}\n{\"name\": \"Bella\"}\n")
+        let outcome = try ftsearch.run(
+            ["import", "-", "--format", "ndjson", "--kind", "animals"],
+            input: "{\"name\": \"Rex\"}\n{\"name\": \"Bella\"}\n")
         #expect(outcome.exitCode == 0)
-        #expect(try ftsearch.output(["query", "", "--kind", "animals", "--format", "tsv"])
-            == "kind\tid\tscore\tname\nanimals\t2\t0.0\tBella\nanimals\t1\t0.0\tRex\n")
+        #expect(
+            try ftsearch.output(["query", "", "--kind", "animals", "--format", "tsv"])
+                == "kind\tid\tscore\tname\nanimals\t2\t0.0\tBella\nanimals\t1\t0.0\tRex\n")
     }
 
     @Test func reimportingIDsUpdatesAndReplaceEmpties() throws {
         try ftsearch.run(["import", fixture("people.json")])
-        let update = try ftsearch.run(["import", "-", "--format", "json"],
-                                      input: "[{\"id\": 1, \"first_name\": \"Annabel\", \"last_name\": \"Smythe\"}]")
+        let update = try ftsearch.run(
+            ["import", "-", "--format", "json"],
+            input: "[{\"id\": 1, \"first_name\": \"Annabel\", \"last_name\": \"Smythe\"}]")
         #expect(update.standardError.hasPrefix("Imported 1 person (1 updated), in "))
         #expect(try ftsearch.output(["query", "smith", "--count"]) == "2\n")
         #expect(try ftsearch.output(["query", "smythe", "--count"]) == "1\n")
@@ -72,10 +77,16 @@ import Testing
         ("broken/duplicate-header.csv", "duplicate-header.csv:1:6: duplicate field name"),
         ("broken/truncated.json", "truncated.json:4:1: expected a value, found end of input"),
         ("broken/trailing-comma.json", "trailing-comma.json:3:46:"),
-        ("broken/nested-name.json", "nested-name.json:3: field \"first_name\" must be text, found an array"),
+        (
+            "broken/nested-name.json",
+            "nested-name.json:3: field \"first_name\" must be text, found an array"
+        ),
         ("broken/not-an-object.json", "not-an-object.json:3:3: expected an object, found a string"),
         ("broken/bad-id.json", "bad-id.json:3: id must be an integer, found \"seven\""),
-        ("broken/missing-name.ndjson", "missing-name.ndjson:2: a person needs a first or last name"),
+        (
+            "broken/missing-name.ndjson",
+            "missing-name.ndjson:2: a person needs a first or last name"
+        ),
         ("broken/bad-line.ndjson", "bad-line.ndjson:2:36: expected a value"),
     ])
     func badInputIsLocatedAndLeavesTheDatabaseUnchanged(file: String, message: String) throws {
@@ -87,25 +98,32 @@ import Testing
         #expect(outcome.standardOutput.isEmpty)
         #expect(outcome.standardError.hasPrefix("Error: " + fixture(file).dropLast(file.count)))
         #expect(outcome.standardError.contains(message))
-        #expect(outcome.standardError.hasSuffix("Nothing was imported; the database is unchanged.\n"))
+        #expect(
+            outcome.standardError.hasSuffix("Nothing was imported; the database is unchanged.\n"))
         #expect(try ftsearch.snapshot() == before)
         #expect(try ftsearch.output(["check"]) == "ok\n")
     }
 
     @Test func skipInvalidImportsTheRestAndReportsEachSkippedRecord() throws {
-        let outcome = try ftsearch.run(["import", "--skip-invalid", fixture("broken/wrong-field-count.csv"),
-                                        fixture("broken/missing-name.ndjson"), fixture("broken/bad-line.ndjson")])
+        let outcome = try ftsearch.run([
+            "import", "--skip-invalid", fixture("broken/wrong-field-count.csv"),
+            fixture("broken/missing-name.ndjson"), fixture("broken/bad-line.ndjson"),
+        ])
         #expect(outcome.exitCode == 0)
         let lines = outcome.standardError.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
         #expect(lines[0].hasSuffix("wrong-field-count.csv:3: expected 3 fields, found 4 (skipped)"))
-        #expect(lines[1].hasSuffix("missing-name.ndjson:2: a person needs a first or last name (skipped)"))
+        #expect(
+            lines[1].hasSuffix(
+                "missing-name.ndjson:2: a person needs a first or last name (skipped)"))
         #expect(lines[2].hasPrefix("warning: ") && lines[2].contains("bad-line.ndjson:2:36:"))
         #expect(lines[3].hasPrefix("Imported 6 people, skipped 3, in "))
     }
 
     @Test func fatalErrorsStopEvenWithSkipInvalid() throws {
-        let outcome = try ftsearch.run(["import", "--skip-invalid", fixture("people.csv"), fixture("broken/truncated.json")])
+        let outcome = try ftsearch.run([
+            "import", "--skip-invalid", fixture("people.csv"), fixture("broken/truncated.json"),
+        ])
         #expect(outcome.exitCode == 65)
         #expect(try ftsearch.output(["stats", "--format", "json"]).contains("\"people\":0"))
     }
@@ -127,14 +145,17 @@ import Testing
         let outcome = try ftsearch.run(["import", fixture("broken/unknown-kind.csv")])
         #expect(outcome.exitCode == 64)
         #expect(outcome.standardError.contains("pass --kind people or --kind animals"))
-        let withKind = try ftsearch.run(["import", "--kind", "animals", fixture("broken/unknown-kind.csv")])
+        let withKind = try ftsearch.run([
+            "import", "--kind", "animals", fixture("broken/unknown-kind.csv"),
+        ])
         #expect(withKind.exitCode == 65)
         #expect(withKind.standardError.contains("unknown-kind.csv:2: an animal needs a name"))
     }
 
     @Test func formatIsSniffedWhenTheExtensionSaysNothing() throws {
         let path = ftsearch.directory + "/people.txt"
-        try "first_name\tlast_name\nAnn\tSmith\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "first_name\tlast_name\nAnn\tSmith\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         #expect(try ftsearch.run(["import", path]).exitCode == 0)
         #expect(try ftsearch.output(["query", "smith", "--count"]) == "1\n")
     }
@@ -145,7 +166,8 @@ import Testing
         let viaOption = try ftsearch.run(["import", "--db", path, fixture("people.json")])
         #expect(viaOption.exitCode == 65)
         #expect(viaOption.standardError.contains("is not an ftsearch database"))
-        let original = try String(contentsOfFile: fixture("broken/not-a-database.db"), encoding: .utf8)
+        let original = try String(
+            contentsOfFile: fixture("broken/not-a-database.db"), encoding: .utf8)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == original)
     }
 }
