@@ -41,6 +41,9 @@ final class FTS5RankCollector {
     private var isStarted = false
     private var heap: [Candidate] = []  // min-heap on (whole, value): the best `capacity` so far
     private var threshold: Candidate?  // heap[0] once the heap is full
+    /// Candidates beyond this count trigger ``compact()``; doubled when compacting frees
+    /// little (many rows tied with the page's last), so compaction stays linear overall.
+    private lazy var compactionLimit = 4 * capacity + 4096
     // Per-row scratch space, as raw buffers: no exclusivity checks in the per-row loop.
     private let frequencies: UnsafeMutableBufferPointer<Double>
     private let hitCounts: UnsafeMutableBufferPointer<Int>
@@ -243,7 +246,10 @@ final class FTS5RankCollector {
                 replaceLeast(with: candidate)
                 threshold = heap[0]
             }
-            if candidates.count > 4 * capacity + 4096 { compact() }
+            if candidates.count > compactionLimit {
+                compact()
+                compactionLimit = max(compactionLimit, 2 * candidates.count)
+            }
         }
         return SQLITE_OK
     }
