@@ -58,6 +58,9 @@ public struct ImportProgress: Sendable {
     public var bytesRead: Int64
     /// The size of all inputs, when every size is known.
     public var totalBytes: Int64?
+    /// Whether every input has been read and the full-text index is being built (the last,
+    /// silent, step of a large import).
+    public var isIndexing = false
 }
 
 /// A record that could not be imported, located in its file: `people.csv:12: expected 3 fields, found 4`.

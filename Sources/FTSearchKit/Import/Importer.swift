@@ -44,6 +44,7 @@ struct Importer {
                 try importRecords(from: &source)
                 bytesBeforeCurrentSource += source.reader.bytesConsumed
             }
+            reportProgress(0, isIndexing: true)
             for (kind, writer) in writers {
                 try writer.finish()
                 if writer.insertedCount > 0 {
@@ -175,11 +176,11 @@ struct Importer {
         return writer
     }
 
-    private func reportProgress(_ bytesOfCurrentSource: Int64) {
+    private func reportProgress(_ bytesOfCurrentSource: Int64, isIndexing: Bool = false) {
         onProgress(
             ImportProgress(
                 recordsRead: recordsRead,
                 bytesRead: bytesBeforeCurrentSource + bytesOfCurrentSource,
-                totalBytes: totalBytes))
+                totalBytes: totalBytes, isIndexing: isIndexing))
     }
 }

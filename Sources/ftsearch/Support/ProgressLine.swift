@@ -1,7 +1,8 @@
 import FTSearchKit
 
 /// A self-overwriting progress line on standard error during long imports:
-/// `  250,000 records  83,000/s  41%`. Drawn at most a few times a second, only on a terminal.
+/// `  250,000 records  83,000/s  41%`, then `  1,000,000 records read; indexing…`. Drawn at most a
+/// few times a second, only on a terminal, and only for imports that last.
 struct ProgressLine {
     let output: OutputWriter
     let isEnabled: Bool
@@ -17,6 +18,12 @@ struct ProgressLine {
     mutating func show(_ progress: ImportProgress) {
         guard isEnabled else { return }
         let now = ContinuousClock.now
+        if progress.isIndexing {
+            // Always said once the line is up: indexing a large import takes seconds of its own.
+            guard isShowing else { return }
+            output.write("\r\u{1B}[K  \(Grouped(progress.recordsRead)) records read; indexing…")
+            return
+        }
         if let lastDrawn, lastDrawn.duration(to: now) < .milliseconds(250) { return }
         if lastDrawn == nil && started.duration(to: now) < .milliseconds(500) { return }
         lastDrawn = now
