@@ -50,6 +50,30 @@ import Testing
         #expect(try Database(path: path).fetchInt(sql: "PRAGMA user_version") == newer)
     }
 
+    @Test func upgradesAnOlderSchemaAndKeepsTheData() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("old.sqlite")
+        var version2 = Migrator()
+        for migration in Schema.migrator.migrations.prefix(2) {
+            version2.registerMigration(migration.name, migration.apply)
+        }
+        let database = try Database(path: path)
+        try version2.migrate(database)
+        try database.execute(
+            sql: """
+                INSERT INTO people(first_name, last_name, created_at, updated_at)
+                VALUES ('Ann', 'Smith', '2026-01-01', '2026-01-01')
+                """)
+        let index = try SearchIndex(path: path)
+        #expect(try index.schemaVersion == 3)
+        #expect(try index.names(for: "ann") == ["Ann Smith"])
+        #expect(try index.names(for: "") == ["Ann Smith"])
+        let sortIndex = try database.fetchInt(
+            sql: "SELECT count(*) FROM sqlite_schema WHERE name = 'people_by_sort_name'")
+        #expect(sortIndex == 1)
+        #expect(try index.check().isEmpty)
+    }
+
     @Test func reopeningKeepsTheData() throws {
         let directory = try TemporaryDirectory()
         try SearchIndex.temporary(in: directory).importPeople([("Ann", "Smith", "Annex")])

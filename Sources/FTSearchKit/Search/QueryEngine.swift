@@ -104,16 +104,23 @@ struct QueryEngine {
         let total = try kinds.reduce(0) { total, kind in
             total + (try database.fetchInt(sql: "SELECT count(*) FROM \(kind.tableName)") ?? 0)
         }
+        // Each kind's first rows come in index order (people_by_sort_name, animals_by_name), so
+        // the first page never sorts the whole table; ?3 is limit + offset, or -1 for all.
         let selects = kinds.map { kind in
-            "SELECT '\(kind.rawValue)' AS kind, c.id, 0.0 AS score, 0 AS whole, "
-                + "\(Self.sortKey(of: kind, table: "c")) AS sort_key, c.extra, "
-                + "\(Self.fieldColumns(of: kind, table: "c")) FROM \(kind.tableName) AS c"
+            let sortKey = Self.sortKey(of: kind, table: "c")
+            return
+                "SELECT * FROM (SELECT '\(kind.rawValue)' AS kind, c.id, 0.0 AS score, 0 AS whole, "
+                + "\(sortKey) AS sort_key, c.extra, \(Self.fieldColumns(of: kind, table: "c")) "
+                + "FROM \(kind.tableName) AS c ORDER BY (\(sortKey)) COLLATE NOCASE, c.id LIMIT ?3)"
         }
         let sql =
             selects.joined(separator: "\nUNION ALL\n")
             + "\nORDER BY kind DESC, sort_key COLLATE NOCASE, id LIMIT ?1 OFFSET ?2"
+        let rows = request.limit.map { $0 + request.offset } ?? -1
         var hits: [SearchHit] = []
-        try database.cachedStatement(sql: sql).forEachRow([request.limit ?? -1, request.offset]) {
+        try database.cachedStatement(sql: sql).forEachRow([
+            request.limit ?? -1, request.offset, rows,
+        ]) {
             row in
             hits.append(Self.hit(from: row))
         }

@@ -41,7 +41,7 @@ import Testing
         #expect(try index.check().isEmpty)
         let indexes = try index.database.fetchInt(
             sql:
-                "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'people_by_name'"
+                "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'people_by_sort_name'"
         )
         #expect(indexes == 1)
     }
@@ -55,7 +55,7 @@ import Testing
         #expect(try index.search(SearchRequest(text: "")).total == 0)
         let indexes = try index.database.fetchInt(
             sql:
-                "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'people_by_name'"
+                "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'people_by_sort_name'"
         )
         #expect(indexes == 1)
     }
