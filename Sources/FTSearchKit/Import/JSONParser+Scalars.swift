@@ -110,7 +110,8 @@ extension JSONParser {
         return index + 2
     }
 
-    /// Decodes `\uXXXX` at `index`, combining a surrogate pair written as two escapes.
+    /// Decodes a `\u` escape and its four hex digits at `index`, combining a surrogate pair
+    /// written as two escapes.
     private mutating func decodeUnicodeEscape(_ cursor: JSONCursor, at index: Int, stringStart: Int)
         throws(JSONInterruption) -> Int
     {
