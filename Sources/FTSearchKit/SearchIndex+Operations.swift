@@ -15,11 +15,6 @@ extension SearchIndex {
         .search(request)
     }
 
-    /// The number of records matching `text`, without ranking them.
-    public func countMatches(for text: String, kinds: KindSelection = .all) throws -> Int {
-        try search(SearchRequest(text: text, kinds: kinds, limit: 0)).total
-    }
-
     /// The search history of this database.
     public var history: SearchHistory {
         get throws { SearchHistory(database: database, tokenizer: try tokenizer, clock: clock) }

@@ -131,14 +131,6 @@ public final class Statement {
 
     // MARK: Reading columns of the current row
 
-    /// The number of columns in the result.
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
-
-    /// The name of the 0-based column `index`.
-    public func columnName(at index: Int32) -> String {
-        String(cString: sqlite3_column_name(handle, index))
-    }
-
     /// Whether the 0-based column `index` of the current row is NULL.
     public func isNull(at index: Int32) -> Bool {
         sqlite3_column_type(handle, index) == SQLITE_NULL

@@ -18,10 +18,6 @@ struct JSONWriter {
         add(key, .number(String(value)))
     }
 
-    mutating func add(_ key: String, number value: Double) {
-        add(key, .number(value.isFinite ? String(value) : "null"))
-    }
-
     /// Adds `key` with raw JSON text (another object built by a `JSONWriter`, or an array).
     mutating func add(_ key: String, json: String) {
         addKey(key)

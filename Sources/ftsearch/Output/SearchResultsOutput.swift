@@ -107,6 +107,7 @@ struct SearchResultsOutput {
     // MARK: TSV
 
     private func tsv() -> String {
+        let fields = self.fields
         var output = TSV.line(["kind", "id", "score"] + fields)
         for hit in results.hits {
             let values = fields.map { hit.record[field: $0] ?? "" }
