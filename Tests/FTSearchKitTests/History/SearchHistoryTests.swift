@@ -10,8 +10,7 @@ import Testing
 
     /// An index whose clock reads `now`.
     private func index(at now: String) throws -> SearchIndex {
-        let time = try #require(Timestamp(iso8601: now))
-        return try SearchIndex(path: directory.file("history.sqlite"), clock: { time })
+        try SearchIndex.temporary(in: directory, now: now)
     }
 
     @Test(arguments: [
@@ -98,8 +97,7 @@ import Testing
     }
 
     private func index(at now: String) throws -> SearchIndex {
-        let time = try #require(Timestamp(iso8601: now))
-        return try SearchIndex(path: directory.file("suggest.sqlite"), clock: { time })
+        try SearchIndex.temporary(in: directory, now: now)
     }
 
     /// Records `text` `times` times at `now`.

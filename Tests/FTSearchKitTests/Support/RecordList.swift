@@ -1,3 +1,4 @@
+import Testing
 @testable import FTSearchKit
 
 /// A reader over records held in memory, for tests of what happens after reading.
@@ -29,11 +30,12 @@ struct RecordList: RecordReader {
 }
 
 extension SearchIndex {
-    /// Opens a new database in `directory` with the clock stopped at `now`.
+    /// Opens the test database in `directory` (created on first use) with the clock stopped at
+    /// `now`; opening it again at another `now` is how tests move time on.
     static func temporary(in directory: TemporaryDirectory, now: String = "2026-01-01T12:00:00Z")
         throws -> SearchIndex
     {
-        let time = Timestamp(iso8601: now)!
+        let time = try #require(Timestamp(iso8601: now))
         return try SearchIndex(path: directory.file("test.sqlite"), clock: { time })
     }
 
