@@ -6,18 +6,25 @@ import FTSearchKit
 struct ProgressLine {
     let output: OutputWriter
     let isEnabled: Bool
-    private let started = ContinuousClock.now
+    private let clock: () -> ContinuousClock.Instant
+    private let started: ContinuousClock.Instant
     private var lastDrawn: ContinuousClock.Instant?
     private var isShowing = false
 
-    init(output: OutputWriter, isEnabled: Bool) {
+    /// - Parameter clock: The current instant (tests pass one they move by hand).
+    init(
+        output: OutputWriter, isEnabled: Bool,
+        clock: @escaping () -> ContinuousClock.Instant = { .now }
+    ) {
         self.output = output
         self.isEnabled = isEnabled
+        self.clock = clock
+        self.started = clock()
     }
 
     mutating func show(_ progress: ImportProgress) {
         guard isEnabled else { return }
-        let now = ContinuousClock.now
+        let now = clock()
         if progress.isIndexing {
             // Always said once the line is up: indexing a large import takes seconds of its own.
             guard isShowing else { return }
@@ -42,43 +49,5 @@ struct ProgressLine {
         guard isShowing else { return }
         output.write("\r\u{1B}[K")
         isShowing = false
-    }
-}
-
-/// An integer with thousands separators: `1,250,000`.
-struct Grouped: CustomStringConvertible {
-    let value: Int
-
-    init(_ value: Int) { self.value = value }
-
-    var description: String {
-        let digits = String(value.magnitude)
-        var output = ""
-        for (offset, digit) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { output += "," }
-            output.append(digit)
-        }
-        return (value < 0 ? "-" : "") + output
-    }
-}
-
-/// A number with a fixed count of decimals: `0.04`.
-struct Fixed: CustomStringConvertible {
-    let value: Double
-    let decimals: Int
-
-    init(_ value: Double, decimals: Int) {
-        self.value = value
-        self.decimals = decimals
-    }
-
-    var description: String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((value * scale).rounded())
-        let whole = scaled / Int(scale)
-        let fraction = String(scaled % Int(scale))
-        guard decimals > 0 else { return String(whole) }
-        return "\(whole).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
     }
 }
