@@ -8,11 +8,12 @@ extension SearchIndex {
     /// results.hits.first?.record.displayName  // "Anna Müller"
     /// ```
     public func search(_ request: SearchRequest) throws -> SearchResults {
-        try QueryEngine(
-            database: database, tokenizer: tokenizer,
-            helper: { [unowned self] in openRankingHelper }
-        )
-        .search(request)
+        try queryEngine(helper: { [unowned self] in openRankingHelper }).search(request)
+    }
+
+    /// The engine that searches this index, with `helper` giving its second connection.
+    func queryEngine(helper: @escaping () -> RankingHelper?) throws -> QueryEngine {
+        QueryEngine(database: database, tokenizer: try tokenizer, helper: helper)
     }
 
     /// The search history of this database.

@@ -38,7 +38,8 @@ struct Suggester {
                 suggestions.append(
                     Suggestion(
                         text: row.text(at: 0) ?? "", source: .history, count: row.int(at: 1),
-                        lastUsed: row.text(at: 2).flatMap { Timestamp(iso8601: $0) }))
+                        lastUsed: row.text(at: 2).flatMap { Timestamp(iso8601: $0) },
+                        resultCount: row.int(at: 3)))
             }
         return suggestions
     }
@@ -57,7 +58,7 @@ struct Suggester {
                 """
             }
         return """
-            SELECT text, use_count, last_used FROM history
+            SELECT text, use_count, last_used, result_count FROM history
             WHERE instr(' ' || key, ' ' || ?1) > 0
               AND (?2 = 'all' OR kind = ?2 OR kind = 'all')
               AND (?3 OR result_count > 0)

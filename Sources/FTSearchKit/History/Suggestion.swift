@@ -16,6 +16,8 @@ public struct Suggestion: Sendable, Equatable {
     public var count: Int
     /// When it was last searched (history only).
     public var lastUsed: Timestamp?
+    /// How many records it found the last time it was searched (history only).
+    public var resultCount: Int? = nil
 }
 
 /// What `suggestions(forPrefix:...)` draws on, and how it orders history.

@@ -22,6 +22,8 @@ public final class Database {
     public let path: String
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
+    /// The check behind ``interruptingStatements(when:_:)``, kept alive while it is installed.
+    var interruptCheck: InterruptCheck?
 
     /// Opens the database at `path`.
     ///
