@@ -1,0 +1,125 @@
+/// Lays a ``SearchScreen`` out on a ``ScreenGrid`` of the terminal's size:
+///
+/// ```
+/// > ann▏
+///   10 matches                        Enter choose  Tab complete  Ctrl-G sections  Esc quit
+///   ann mül                           past search                              2 results
+/// > Ann Smith                         Annex Ltd                                 person 1
+///   Ann-Marie Duff                    National Theatre                         person 14
+/// ```
+///
+/// The query line on top, a status line with the number of matches (followed by `…` while a
+/// newer search runs), then the list. Every value is cut to its column with `…`, measured in
+/// terminal columns, so wide characters never push a row past the edge.
+enum SearchScreenRenderer {
+    static let hint = "Enter choose  Tab complete  Ctrl-D delete  Ctrl-G sections  Esc quit"
+
+    static func grid(for screen: SearchScreen) -> ScreenGrid {
+        var grid = ScreenGrid(width: screen.size.width, height: screen.size.height)
+        drawQueryLine(of: screen, on: &grid)
+        guard grid.height > 1 else { return grid }
+        drawStatusLine(of: screen, on: &grid)
+        let items = screen.items
+        let rows = screen.rows.dropFirst(screen.scrollTop).prefix(screen.listHeight)
+        for (offset, row) in rows.enumerated() {
+            let line = offset + 2
+            switch row {
+            case .section(let company):
+                grid.draw(
+                    StyledText(company.isEmpty ? "(no company)" : company, style: .heading)
+                        .truncated(toWidth: grid.width - 2), row: line, column: 2)
+            case .item(let index):
+                let isSelected = index == screen.selection
+                grid.draw(StyledText(isSelected ? "> " : "  ", style: .heading), row: line)
+                let text = itemText(
+                    items[index], width: grid.width - 2, inSection: screen.groupsByCompany)
+                grid.draw(text, row: line, column: 2)
+                if isSelected { grid.highlight(row: line, with: .selected) }
+            }
+        }
+        return grid
+    }
+
+    /// `> ` and the query, its start cut with `…` when it does not fit before the cursor; the
+    /// cursor after the character it stands after.
+    private static func drawQueryLine(of screen: SearchScreen, on grid: inout ScreenGrid) {
+        let prompt = StyledText("> ", style: .heading)
+        let room = max(grid.width - prompt.displayWidth - 1, 1)
+        var head = Substring(screen.query.text.prefix(screen.query.cursor))
+        var isCut = false
+        while head.displayWidth > room - (isCut ? 1 : 0), !head.isEmpty {
+            head = head.dropFirst()
+            isCut = true
+        }
+        let tail = screen.query.text.dropFirst(screen.query.cursor)
+        let shown = (isCut ? "…" : "") + head
+        grid.draw(prompt + StyledText(shown + tail).truncated(toWidth: room + 1), row: 0)
+        grid.cursor = (0, min(prompt.displayWidth + shown.displayWidth, grid.width - 1))
+    }
+
+    private static func drawStatusLine(of screen: SearchScreen, on grid: inout ScreenGrid) {
+        var status = "  " + count(in: screen)
+        if screen.isStale { status += " …" }
+        if screen.groupsByCompany { status += "  (sections by company)" }
+        let left = StyledText(status, style: .dim)
+        let right = StyledText(hint, style: .dim)
+        if left.displayWidth + 2 + right.displayWidth <= grid.width {
+            grid.draw(left.fitted(toWidth: grid.width - right.displayWidth) + right, row: 1)
+        } else {
+            grid.draw(left.truncated(toWidth: grid.width), row: 1)
+        }
+    }
+
+    /// `10 matches`, `1 match`, `no matches`; for the empty text, the past searches listed.
+    static func count(in screen: SearchScreen) -> String {
+        guard let listing = screen.listing else { return "searching" }
+        if listing.text.isEmpty {
+            switch listing.pastSearches.count {
+            case 0: return "no past searches; type to search"
+            case 1: return "1 past search"
+            case let count: return "\(Grouped(count)) past searches"
+            }
+        }
+        switch listing.total {
+        case 0: return "no matches"
+        case 1: return "1 match"
+        case let total: return "\(Grouped(total)) matches"
+        }
+    }
+
+    /// One item in `width` columns: name, then company (or the past-search marker), then on
+    /// the right the kind and id (or the result count), dim.
+    static func itemText(_ item: SearchScreen.Item, width: Int, inSection: Bool) -> StyledText {
+        let name: StyledText
+        let middle: StyledText
+        let right: StyledText
+        switch item {
+        case .pastSearch(let past):
+            name = StyledText(past.text)
+            middle = StyledText("past search", style: .dim)
+            right = StyledText(
+                past.resultCount.map { $0 == 1 ? "1 result" : "\(Grouped($0)) results" } ?? "",
+                style: .dim)
+        case .result(let result):
+            let record = result.hit.record
+            name = StyledText(record.displayName, matches: result.nameMatches)
+            middle =
+                inSection
+                ? StyledText("") : StyledText(result.company, matches: result.companyMatches)
+            right = StyledText(
+                record.kind.singularNoun + (record.id.map { " \($0)" } ?? ""), style: .dim)
+        }
+        let gap = 2
+        let rightWidth = width >= 40 ? right.displayWidth : 0
+        let left = max(width - rightWidth - (rightWidth > 0 ? gap : 0), 0)
+        let nameWidth = inSection && middle.displayWidth == 0 ? left : max((left - gap) / 2, 1)
+        var line = name.fitted(toWidth: nameWidth)
+        if left > nameWidth + gap {
+            line = line + StyledText("  ") + middle.fitted(toWidth: left - nameWidth - gap)
+        }
+        if rightWidth > 0 {
+            line = line.fitted(toWidth: left) + StyledText("  ") + right
+        }
+        return line.truncated(toWidth: width)
+    }
+}
