@@ -14,8 +14,9 @@ struct FTSearch: ParsableCommand {
             """,
         version: version,
         subcommands: [
-            ImportCommand.self, QueryCommand.self, SuggestCommand.self, HistoryCommand.self,
-            StatsCommand.self, CheckCommand.self, OptimizeCommand.self, RebuildCommand.self,
+            ImportCommand.self, QueryCommand.self, InteractiveCommand.self, SuggestCommand.self,
+            HistoryCommand.self, StatsCommand.self, CheckCommand.self, OptimizeCommand.self,
+            RebuildCommand.self,
         ])
 
     init() {}

@@ -75,7 +75,9 @@ struct QueryCommand: ContextualCommand {
             context.standardOutput.print(results.total)
         } else {
             if groupBy == .company {
-                results.hits = Self.sortedByCompany(results.hits)
+                results.hits = CompanySections.sorted(results.hits) {
+                    $0.record[field: "company"] ?? ""
+                }
             }
             let format = format ?? (context.isStandardOutputTerminal ? .table : .tsv)
             var output = SearchResultsOutput(
@@ -85,41 +87,8 @@ struct QueryCommand: ContextualCommand {
             output.groupsByCompany = groupBy == .company
             context.standardOutput.write(output.rendered(as: format))
         }
-        if shouldRecord(in: context) {
-            record(results, kinds: kinds, in: index, context: context)
+        if !noHistory && !context.isHistoryDisabled {
+            context.recordSearch(text, kinds: kinds, resultCount: results.total, in: index)
         }
-    }
-
-    /// Logs the search; a database that cannot be written (read-only, say) costs the history
-    /// entry, not the results.
-    private func record(
-        _ results: SearchResults, kinds: KindSelection, in index: SearchIndex,
-        context: CommandContext
-    ) {
-        do {
-            try index.history.record(text, kinds: kinds, resultCount: results.total)
-        } catch {
-            context.standardError.print(
-                "warning: the search was not recorded in the history: \(error)")
-        }
-    }
-
-    private func shouldRecord(in context: CommandContext) -> Bool {
-        let disabled =
-            context.environment["FTSEARCH_NO_HISTORY"].map { !$0.isEmpty && $0 != "0" } ?? false
-        return !noHistory && !disabled
-    }
-
-    /// Companies in alphabetical order (no company last), rank order within each.
-    static func sortedByCompany(_ hits: [SearchHit]) -> [SearchHit] {
-        hits.enumerated().sorted { left, right in
-            let (a, b) = (
-                left.element.record[field: "company"] ?? "",
-                right.element.record[field: "company"] ?? ""
-            )
-            if a.isEmpty != b.isEmpty { return b.isEmpty }
-            let (foldedA, foldedB) = (a.lowercased(), b.lowercased())
-            return foldedA != foldedB ? foldedA < foldedB : left.offset < right.offset
-        }.map(\.element)
     }
 }

@@ -113,7 +113,8 @@ struct SearchScreen {
     var items: [Item] {
         guard let listing else { return [] }
         let results =
-            groupsByCompany ? Self.sortedByCompany(listing.results) : listing.results
+            groupsByCompany
+            ? CompanySections.sorted(listing.results, byCompany: \.company) : listing.results
         return listing.pastSearches.map(Item.pastSearch) + results.map(Item.result)
     }
 
@@ -135,17 +136,6 @@ struct SearchScreen {
     var selectedItem: Item? {
         let items = self.items
         return items.indices.contains(selection) ? items[selection] : nil
-    }
-
-    /// Companies in alphabetical order (no company last), rank order within each, as
-    /// `query --group-by company` shows them.
-    static func sortedByCompany(_ results: [ListedResult]) -> [ListedResult] {
-        results.enumerated().sorted { left, right in
-            let (a, b) = (left.element.company, right.element.company)
-            if a.isEmpty != b.isEmpty { return b.isEmpty }
-            let (foldedA, foldedB) = (a.lowercased(), b.lowercased())
-            return foldedA != foldedB ? foldedA < foldedB : left.offset < right.offset
-        }.map(\.element)
     }
 
     // MARK: Keys

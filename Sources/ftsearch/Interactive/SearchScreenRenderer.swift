@@ -21,6 +21,11 @@ enum SearchScreenRenderer {
         drawStatusLine(of: screen, on: &grid)
         let items = screen.items
         let rows = screen.rows.dropFirst(screen.scrollTop).prefix(screen.listHeight)
+        let rightWidth = rows.reduce(0) { widest, row in
+            guard case .item(let index) = row else { return widest }
+            let right = columns(of: items[index], inSection: screen.groupsByCompany).right
+            return max(widest, right.displayWidth)
+        }
         for (offset, row) in rows.enumerated() {
             let line = offset + 2
             switch row {
@@ -32,7 +37,8 @@ enum SearchScreenRenderer {
                 let isSelected = index == screen.selection
                 grid.draw(StyledText(isSelected ? "> " : "  ", style: .heading), row: line)
                 let text = itemText(
-                    items[index], width: grid.width - 2, inSection: screen.groupsByCompany)
+                    items[index], width: grid.width - 2, rightWidth: rightWidth,
+                    inSection: screen.groupsByCompany)
                 grid.draw(text, row: line, column: 2)
                 if isSelected { grid.highlight(row: line, with: .selected) }
             }
@@ -87,38 +93,51 @@ enum SearchScreenRenderer {
         }
     }
 
-    /// One item in `width` columns: name, then company (or the past-search marker), then on
-    /// the right the kind and id (or the result count), dim.
-    static func itemText(_ item: SearchScreen.Item, width: Int, inSection: Bool) -> StyledText {
-        let name: StyledText
-        let middle: StyledText
-        let right: StyledText
+    /// An item's three columns: name; company (or the past-search marker); kind and id (or
+    /// the result count), dim.
+    static func columns(of item: SearchScreen.Item, inSection: Bool) -> (
+        name: StyledText, middle: StyledText, right: StyledText
+    ) {
         switch item {
         case .pastSearch(let past):
-            name = StyledText(past.text)
-            middle = StyledText("past search", style: .dim)
-            right = StyledText(
-                past.resultCount.map { $0 == 1 ? "1 result" : "\(Grouped($0)) results" } ?? "",
-                style: .dim)
+            return (
+                StyledText(past.text), StyledText("past search", style: .dim),
+                StyledText(
+                    past.resultCount.map { $0 == 1 ? "1 result" : "\(Grouped($0)) results" }
+                        ?? "", style: .dim)
+            )
         case .result(let result):
             let record = result.hit.record
-            name = StyledText(record.displayName, matches: result.nameMatches)
-            middle =
+            return (
+                StyledText(inSection ? "  " : "")
+                    + StyledText(record.displayName, matches: result.nameMatches),
                 inSection
-                ? StyledText("") : StyledText(result.company, matches: result.companyMatches)
-            right = StyledText(
-                record.kind.singularNoun + (record.id.map { " \($0)" } ?? ""), style: .dim)
+                    ? StyledText("") : StyledText(result.company, matches: result.companyMatches),
+                StyledText(
+                    record.kind.singularNoun + (record.id.map { " \($0)" } ?? ""), style: .dim)
+            )
         }
+    }
+
+    /// One item in `width` columns, its right column right-aligned in `rightWidth` (the widest
+    /// on screen, so that the other columns line up), dropped when the screen is narrow.
+    static func itemText(
+        _ item: SearchScreen.Item, width: Int, rightWidth: Int, inSection: Bool
+    ) -> StyledText {
+        let (name, middle, right) = columns(of: item, inSection: inSection)
         let gap = 2
-        let rightWidth = width >= 40 ? right.displayWidth : 0
+        let rightWidth = width >= 40 ? rightWidth : 0
         let left = max(width - rightWidth - (rightWidth > 0 ? gap : 0), 0)
-        let nameWidth = inSection && middle.displayWidth == 0 ? left : max((left - gap) / 2, 1)
+        let nameWidth =
+            inSection && middle.displayWidth == 0 ? left : max((left - gap) / 2, 1)
         var line = name.fitted(toWidth: nameWidth)
         if left > nameWidth + gap {
             line = line + StyledText("  ") + middle.fitted(toWidth: left - nameWidth - gap)
         }
         if rightWidth > 0 {
-            line = line.fitted(toWidth: left) + StyledText("  ") + right
+            let padding = StyledText(
+                String(repeating: " ", count: max(rightWidth - right.displayWidth, 0)))
+            line = line.fitted(toWidth: left) + StyledText("  ") + padding + right
         }
         return line.truncated(toWidth: width)
     }

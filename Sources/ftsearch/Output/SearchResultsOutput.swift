@@ -32,10 +32,11 @@ struct SearchResultsOutput {
     }
 
     /// The searchable fields shown for the kinds searched: people's, animals', or both.
-    private var fields: [String] {
-        var fields: [String] = []
-        for kind in kinds.kinds { fields += kind.searchableFields }
-        return fields
+    private var fields: [String] { Self.fields(of: kinds) }
+
+    /// The searchable fields of `kinds`, in the order TSV shows them.
+    static func fields(of kinds: KindSelection) -> [String] {
+        kinds.kinds.flatMap(\.searchableFields)
     }
 
     // MARK: Table
@@ -109,16 +110,15 @@ struct SearchResultsOutput {
 
     private func tsv() -> String {
         let fields = self.fields
-        var output = TSV.line(["kind", "id", "score"] + fields)
-        for hit in results.hits {
-            let values = fields.map { hit.record[field: $0] ?? "" }
-            output += TSV.line(
-                [
-                    hit.record.kind.rawValue, hit.record.id.map(String.init) ?? "",
-                    String(hit.score),
-                ] + values)
-        }
-        return output
+        return TSV.line(["kind", "id", "score"] + fields)
+            + results.hits.map { Self.tsvLine(for: $0, fields: fields) }.joined()
+    }
+
+    /// One result as a TSV line: kind, id, score, then the values of `fields`.
+    static func tsvLine(for hit: SearchHit, fields: [String]) -> String {
+        TSV.line(
+            [hit.record.kind.rawValue, hit.record.id.map(String.init) ?? "", String(hit.score)]
+                + fields.map { hit.record[field: $0] ?? "" })
     }
 
     // MARK: JSON

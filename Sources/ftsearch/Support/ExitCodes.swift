@@ -13,6 +13,8 @@ extension ExitCode {
     static let dataError = ExitCode(65)
     /// 66 (EX_NOINPUT): an input file did not exist or was not readable.
     static let noInput = ExitCode(66)
+    /// 69 (EX_UNAVAILABLE): a service the command needs is missing: `interactive`'s terminal.
+    static let unavailable = ExitCode(69)
     /// 70 (EX_SOFTWARE): an internal error.
     static let internalError = ExitCode(70)
     /// 73 (EX_CANTCREAT): an output file could not be created.

@@ -1,0 +1,72 @@
+import ArgumentParser
+import FTSearchKit
+
+/// `ftsearch interactive` (`ftsearch i`): search as you type on the terminal, then print the
+/// chosen record on standard output, as fzf does.
+struct InteractiveCommand: ContextualCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "interactive",
+        abstract: "Search as you type, and print the record you choose.",
+        discussion: """
+            Draws on the terminal (/dev/tty) and prints the chosen record on standard output, \
+            so that 'ftsearch interactive | cut -f2' and 'id=$(ftsearch i)' work. With the \
+            query line empty, the list shows past searches; as you type, the ranked results of \
+            the text, with past searches that complete it above them. Keys: Up/Down or \
+            Ctrl-P/Ctrl-N move, PgUp/PgDn page, Enter chooses a result (or puts a past search \
+            in the query line), Tab completes with the top suggestion, Ctrl-D deletes the \
+            selected past search, Ctrl-G shows sections by company, Ctrl-U clears the line, \
+            Esc or Ctrl-C quits with exit code 1. The chosen search is recorded in the history \
+            (unless FTSEARCH_NO_HISTORY=1). Without a terminal, exits 69.
+            """,
+        aliases: ["i"])
+
+    /// How the chosen record is printed.
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        /// One tab-separated line, without a header: kind, id, score, fields.
+        case tsv
+        /// One JSON object, as one element of `query --format json`'s results.
+        case json
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Which records to search.")
+    var kind: KindSelection = .all
+
+    @Option(help: "How to print the chosen record.")
+    var format: Format = .tsv
+
+    init() {}
+
+    func run(in context: CommandContext) throws {
+        let terminal = try TerminalSession()
+        let index = try global.openIndex(in: context)
+        let worker = SearchWorker(index: index, kinds: kind)
+        let loop = SearchScreenLoop(
+            terminal: terminal, worker: worker,
+            frames: FrameWriter(usesColor: (context.environment["NO_COLOR"] ?? "").isEmpty))
+        switch try loop.run() {
+        case .signaled(let signal):
+            TerminalSignals.endProcess(by: signal)
+        case .finished(.cancelled):
+            throw ExitCode.failure
+        case .finished(.chosen(let hit, let query, let total)):
+            if !context.isHistoryDisabled {
+                worker.finish { index in
+                    context.recordSearch(query, kinds: kind, resultCount: total, in: index)
+                }
+            }
+            context.standardOutput.write(printed(hit))
+        }
+    }
+
+    /// The chosen record as `--format` says.
+    func printed(_ hit: SearchHit) -> String {
+        switch format {
+        case .tsv:
+            SearchResultsOutput.tsvLine(for: hit, fields: SearchResultsOutput.fields(of: kind))
+        case .json:
+            SearchResultsOutput.jsonObject(for: hit) + "\n"
+        }
+    }
+}
