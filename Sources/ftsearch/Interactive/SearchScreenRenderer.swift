@@ -12,7 +12,14 @@
 /// newer search runs), then the list. Every value is cut to its column with `…`, measured in
 /// terminal columns, so wide characters never push a row past the edge.
 enum SearchScreenRenderer {
-    static let hint = "Enter choose  Tab complete  Ctrl-D delete  Ctrl-G sections  Esc quit"
+    /// The keys that apply to the selected item, as many as fit, right-aligned on the status
+    /// line.
+    static func keyHints(for item: SearchScreen.Item?) -> [String] {
+        switch item {
+        case .pastSearch: ["Enter use", "^D delete", "Tab complete", "^G sections", "Esc quit"]
+        case .result, nil: ["Enter choose", "Tab complete", "^G sections", "Esc quit"]
+        }
+    }
 
     static func grid(for screen: SearchScreen) -> ScreenGrid {
         var grid = ScreenGrid(width: screen.size.width, height: screen.size.height)
@@ -67,13 +74,17 @@ enum SearchScreenRenderer {
         var status = "  " + count(in: screen)
         if screen.isStale { status += " …" }
         if screen.groupsByCompany { status += "  (sections by company)" }
-        let left = StyledText(status, style: .dim)
-        let right = StyledText(hint, style: .dim)
-        if left.displayWidth + 2 + right.displayWidth <= grid.width {
-            grid.draw(left.fitted(toWidth: grid.width - right.displayWidth) + right, row: 1)
-        } else {
-            grid.draw(left.truncated(toWidth: grid.width), row: 1)
+        // The hints start at a fixed column while the count is short, so they do not move as
+        // it changes.
+        let left = StyledText(status, style: .dim).fitted(toWidth: max(status.displayWidth, 20))
+        var hints = keyHints(for: screen.selectedItem)
+        while !hints.isEmpty,
+            left.displayWidth + 2 + hints.joined(separator: "  ").displayWidth > grid.width
+        {
+            hints.removeFirst()
         }
+        let right = StyledText(hints.joined(separator: "  "), style: .dim)
+        grid.draw(left.fitted(toWidth: grid.width - right.displayWidth) + right, row: 1)
     }
 
     /// `10 matches`, `1 match`, `no matches`; for the empty text, the past searches listed.
