@@ -36,3 +36,17 @@ use_package_mirrors() {
         "$mirrors" "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
     fi
 }
+
+# tmux, which the end-to-end tests of `ftsearch interactive` drive as a terminal. Installed from
+# Debian's packages when missing and we are root; otherwise the tests fail saying it is missing.
+ensure_tmux() {
+    command -v tmux >/dev/null 2>&1 && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "Installing tmux..." >&2
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+    else
+        echo "error: tmux is missing (the interactive end-to-end tests need it): install tmux." >&2
+        exit 1
+    fi
+}

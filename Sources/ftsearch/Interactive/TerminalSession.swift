@@ -48,7 +48,8 @@ final class TerminalSession {
         guard !isEntered else { return }
         var raw = original
         cfmakeraw(&raw)
-        tcsetattr(fileDescriptor, TCSAFLUSH, &raw)
+        // TCSADRAIN, not TCSAFLUSH: what was typed while the process started is kept.
+        tcsetattr(fileDescriptor, TCSADRAIN, &raw)
         isEntered = true
         CrashRestoration.arm(fileDescriptor: fileDescriptor, settings: original)
         write(Self.enterSequence)

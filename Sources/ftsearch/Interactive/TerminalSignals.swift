@@ -22,6 +22,12 @@ final class TerminalSignals {
         }
         (fileDescriptor, writeEnd) = (ends[0], ends[1])
         signalPipe = writeEnd
+        // The thread may have inherited a mask that blocks them (seen under `sh -c '… &'`):
+        // a blocked SIGTERM would wait forever.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signal in Self.handled { sigaddset(&unblocked, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signal in Self.handled {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = forwardToPipe
