@@ -16,6 +16,7 @@ struct FTSearch: ParsableCommand {
         subcommands: [
             ImportCommand.self, QueryCommand.self, SuggestCommand.self, HistoryCommand.self,
             StatsCommand.self, CheckCommand.self, OptimizeCommand.self, RebuildCommand.self,
+            CompletionsCommand.self,
         ])
 
     init() {}
