@@ -52,12 +52,14 @@ final class BulkWriter {
         }
         let columns = kind.searchableFields
         let assignments = (columns + ["extra", "updated_at"]).map { "\($0) = excluded.\($0)" }
-        let parameters = (0..<columns.count + 3).map { "?\($0 + 1)" }
+        let parameters = (0..<columns.count + 2).map { "?\($0 + 1)" }
+        // The record's own timestamps, when it has them (?created, ?updated), else the import's.
+        let (created, updated, now) = (columns.count + 3, columns.count + 4, columns.count + 5)
         upsert = try database.makeStatement(
             sql: """
                 INSERT INTO \(kind.tableName)(id, \(columns.joined(separator: ", ")), extra, created_at, updated_at)
-                VALUES (\(parameters.joined(separator: ", ")), ?\(columns.count + 3))
-                ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", "))
+                VALUES (\(parameters.joined(separator: ", ")), coalesce(?\(created), ?\(now)), coalesce(?\(updated), ?\(now)))
+                ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", ")), created_at = coalesce(?\(created), created_at)
                 """)
         exists = try database.makeStatement(sql: "SELECT 1 FROM \(kind.tableName) WHERE id = ?1")
         unindex = try database.makeStatement(sql: sync.unindexRowSQL)
@@ -77,7 +79,14 @@ final class BulkWriter {
         extraJSON.removeAll(keepingCapacity: true)  // one buffer for every record's JSON
         JSONValue.writeObject(record.extraFields, to: &extraJSON)
         try upsert.bind(utf8: extraJSON, at: index)
-        try upsert.bind(timestamp, at: index + 1)
+        for (offset, time) in [record.createdAt, record.updatedAt].enumerated() {
+            if let time {
+                try upsert.bind(time.description, at: index + 1 + Int32(offset))
+            } else {
+                try upsert.bindNull(at: index + 1 + Int32(offset))
+            }
+        }
+        try upsert.bind(timestamp, at: index + 3)
         try upsert.step()
         upsert.reset()
         if record.id == nil {
