@@ -10,9 +10,9 @@
 /// try index.delete(Person.self, ids: [ann.id!])
 /// ```
 ///
-/// Inserts and updates are written by the import's own writer (``BulkWriter``) and deletes fire
-/// the index triggers (``IndexSync``), each change in one transaction, so the full-text index
-/// always matches the records: a search finds a record as soon as the call returns. Records are
+/// Inserts and updates are written by the import's own writer and statement (``BulkWriter``),
+/// and the index triggers (``IndexSync``) index every row inserted, updated or deleted, each
+/// call in one transaction, so the full-text index always matches the records: a search finds a record as soon as the call returns. Records are
 /// checked as an import checks them, and every refusal is a ``RecordStoreError`` with nothing
 /// stored.
 extension SearchIndex {
@@ -42,7 +42,8 @@ extension SearchIndex {
     {
         let now = clock()
         return try database.inTransaction(.immediate) {
-            let writer = BulkWriter(kind: Model.kind, database: database, timestamp: now)
+            let writer = BulkWriter(
+                kind: Model.kind, database: database, timestamp: now, indexing: .byTriggers)
             try writer.begin(replacingAll: false)
             var stored: [Model] = []
             for (position, model) in models.enumerated() {
@@ -92,7 +93,8 @@ extension SearchIndex {
             model.createdAt = nil  // the stored time is kept
             model.updatedAt = nil  // the writer's time is taken
             let record = try validated(model.record, position: nil)
-            let writer = BulkWriter(kind: Model.kind, database: database, timestamp: now)
+            let writer = BulkWriter(
+                kind: Model.kind, database: database, timestamp: now, indexing: .byTriggers)
             try writer.begin(replacingAll: false)
             _ = try writer.write(record)
             try writer.finish()

@@ -4,6 +4,9 @@
 /// ``write(_:)`` upserts a content row, first removing a replaced row's old tokens from the
 /// index; ``finish()`` indexes every new or replaced row with one statement and restores the
 /// triggers. All of it happens inside the caller's transaction.
+///
+/// The store API writes its few records with the same statement, leaving the triggers to index
+/// each row (``Indexing/byTriggers``).
 final class BulkWriter {
     /// Whether ``write(_:)`` created a record or replaced one.
     enum Outcome {
@@ -11,7 +14,18 @@ final class BulkWriter {
         case updated
     }
 
+    /// How the full-text index follows the writes.
+    enum Indexing {
+        /// The triggers are dropped and the rows written indexed by one statement at the end:
+        /// for imports.
+        case atFinish
+        /// The triggers stay and index each row as it is written: for a few records, where
+        /// dropping and restoring the triggers (a schema change) costs more than the rows.
+        case byTriggers
+    }
+
     let kind: Kind
+    let indexing: Indexing
     /// Records written as new and as replacements, counted by the importer.
     var insertedCount = 0
     var updatedCount = 0
@@ -30,8 +44,9 @@ final class BulkWriter {
     private var unindex: Statement?
     private var addToReindexList: Statement?
 
-    init(kind: Kind, database: Database, timestamp: Timestamp) {
+    init(kind: Kind, database: Database, timestamp: Timestamp, indexing: Indexing = .atFinish) {
         self.kind = kind
+        self.indexing = indexing
         self.database = database
         self.sync = IndexSync(kind: kind)
         self.timestamp = timestamp.description
@@ -39,15 +54,20 @@ final class BulkWriter {
 
     /// Prepares the table for bulk writing; with `replacingAll`, empties it first.
     func begin(replacingAll: Bool) throws {
-        try database.execute(sql: sync.dropTriggersSQL)
-        if replacingAll {
-            try database.execute(sql: sync.deleteAllSQL)
+        precondition(!replacingAll || indexing == .atFinish, "replacing all is a bulk write")
+        if indexing == .atFinish {
+            try database.execute(sql: sync.dropTriggersSQL)
+            if replacingAll {
+                try database.execute(sql: sync.deleteAllSQL)
+            }
+            try database.execute(sql: sync.createReindexListSQL)
         }
-        try database.execute(sql: sync.createReindexListSQL)
         highestIDBefore = Int64(
             try database.fetchInt(sql: "SELECT max(id) FROM \(kind.tableName)") ?? 0)
         highestID = highestIDBefore
-        if try database.fetchInt(sql: "SELECT 1 FROM \(kind.tableName) LIMIT 1") == nil {
+        if indexing == .atFinish,
+            try database.fetchInt(sql: "SELECT 1 FROM \(kind.tableName) LIMIT 1") == nil
+        {
             try dropSecondaryIndexes()
         }
         let columns = kind.searchableFields
@@ -62,8 +82,10 @@ final class BulkWriter {
                 ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", ")), created_at = coalesce(?\(created), created_at)
                 """)
         exists = try database.makeStatement(sql: "SELECT 1 FROM \(kind.tableName) WHERE id = ?1")
-        unindex = try database.makeStatement(sql: sync.unindexRowSQL)
-        addToReindexList = try database.makeStatement(sql: sync.addToReindexListSQL)
+        if indexing == .atFinish {
+            unindex = try database.makeStatement(sql: sync.unindexRowSQL)
+            addToReindexList = try database.makeStatement(sql: sync.addToReindexListSQL)
+        }
     }
 
     /// Inserts `record`, or replaces the stored record with the same id.
@@ -98,13 +120,15 @@ final class BulkWriter {
     /// Takes a stored row that is about to be replaced out of the index (once per import), and
     /// lists a reused low id for indexing; rows above the old highest id are indexed anyway.
     private func prepareIndex(forRecordWithID id: Int64?) throws -> Outcome {
-        guard let id, let exists, let unindex, let addToReindexList else { return .inserted }
+        guard let id, let exists else { return .inserted }
         if id > highestID {
             highestID = id
             return .inserted
         }
         let isStored = try exists.firstRow([id]) { _ in true } ?? false
-        guard id <= highestIDBefore else { return isStored ? .updated : .inserted }
+        guard id <= highestIDBefore, let unindex, let addToReindexList else {
+            return isStored ? .updated : .inserted
+        }
         try addToReindexList.execute([id])
         if isStored && database.changesCount == 1 {
             try unindex.execute([id])
@@ -127,6 +151,13 @@ final class BulkWriter {
 
     /// Indexes the new and replaced rows and restores the triggers.
     func finish() throws {
+        defer {
+            upsert = nil
+            exists = nil
+            unindex = nil
+            addToReindexList = nil
+        }
+        guard indexing == .atFinish else { return }
         // Merging segments while they are written makes one big INSERT ... SELECT 1.6 times
         // slower; merge once crisis-merging demands it instead, then restore the setting.
         let automerge = try database.fetchInt(sql: sync.automergeSettingSQL)
@@ -139,9 +170,5 @@ final class BulkWriter {
         droppedIndexes = []
         try database.execute(sql: sync.dropReindexListSQL)
         try database.execute(sql: sync.createTriggersSQL)
-        upsert = nil
-        exists = nil
-        unindex = nil
-        addToReindexList = nil
     }
 }
