@@ -85,3 +85,17 @@ struct FieldKey: CodingKey {
 
     init?(intValue: Int) { nil }
 }
+
+extension JSONValue {
+    /// The value of a whole JSON text (RFC 8259, strictly: `42`, `"text"`, `["a","b"]`), or
+    /// `nil` when `text` is not one.
+    ///
+    /// ```swift
+    /// JSONValue(parsing: "42")     // .number("42")
+    /// JSONValue(parsing: "Acme")   // nil: not JSON
+    /// ```
+    public init?(parsing text: String) {
+        guard let value = try? JSONParser.parseDocument(Array(text.utf8)) else { return nil }
+        self = value
+    }
+}

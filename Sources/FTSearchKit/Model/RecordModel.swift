@@ -80,3 +80,17 @@ extension RecordModel {
         try container.encodeIfPresent(record.updatedAt, forKey: FieldKey("updated_at"))
     }
 }
+
+extension Kind {
+    /// The model of this kind's records: ``Person`` or ``Animal``.
+    ///
+    /// ```swift
+    /// try index.find(kind.modelType, id: 3)?.record  // a person or an animal
+    /// ```
+    public var modelType: any RecordModel.Type {
+        switch self {
+        case .people: Person.self
+        case .animals: Animal.self
+        }
+    }
+}
