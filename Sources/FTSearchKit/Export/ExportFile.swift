@@ -31,10 +31,7 @@ public final class ExportFile: ByteSink {
             if (status.st_mode & S_IFMT) == S_IFDIR {
                 throw OutputError(kind: .exists, path: path, reason: "is a directory")
             }
-            if !overwrite {
-                throw OutputError(
-                    kind: .exists, path: path, reason: "already exists (overwrite it with --force)")
-            }
+            if !overwrite { throw Self.taken(path) }
         }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
@@ -77,17 +74,28 @@ public final class ExportFile: ByteSink {
                 throw .systemError(.writeFailed, path: path)
             }
         } else {
-            guard link(temporaryPath, path) == 0 else {
-                if errno == EEXIST {
-                    throw OutputError(
-                        kind: .exists, path: path,
-                        reason: "already exists (overwrite it with --force)")
-                }
-                throw .systemError(.writeFailed, path: path)
-            }
-            unlink(temporaryPath)
+            try renameUnlessTaken()
         }
         isCommitted = true
+    }
+
+    /// Gives the temporary file its final name unless a file has it: atomically, with a hard
+    /// link that fails if the name is taken, where the file system has hard links; else by
+    /// looking first.
+    private func renameUnlessTaken() throws(OutputError) {
+        if link(temporaryPath, path) == 0 {
+            unlink(temporaryPath)
+            return
+        }
+        let code = errno
+        let hasNoHardLinks = code == EPERM || code == ENOTSUP
+        if code == EEXIST || hasNoHardLinks && access(path, F_OK) == 0 { throw Self.taken(path) }
+        guard hasNoHardLinks else { throw .systemError(.writeFailed, path: path, code: code) }
+        guard rename(temporaryPath, path) == 0 else { throw .systemError(.writeFailed, path: path) }
+    }
+
+    private static func taken(_ path: String) -> OutputError {
+        OutputError(kind: .exists, path: path, reason: "already exists (overwrite it with --force)")
     }
 
     private func closeDescriptor() {

@@ -101,13 +101,8 @@ final class BulkWriter {
         extraJSON.removeAll(keepingCapacity: true)  // one buffer for every record's JSON
         JSONValue.writeObject(record.extraFields, to: &extraJSON)
         try upsert.bind(utf8: extraJSON, at: index)
-        for (offset, time) in [record.createdAt, record.updatedAt].enumerated() {
-            if let time {
-                try upsert.bind(time.description, at: index + 1 + Int32(offset))
-            } else {
-                try upsert.bindNull(at: index + 1 + Int32(offset))
-            }
-        }
+        try bind(record.createdAt, at: index + 1)
+        try bind(record.updatedAt, at: index + 2)
         try upsert.bind(timestamp, at: index + 3)
         try upsert.step()
         upsert.reset()
@@ -115,6 +110,15 @@ final class BulkWriter {
             highestID = max(highestID, database.lastInsertedRowID)
         }
         return outcome
+    }
+
+    /// Binds a record's own timestamp, or NULL for the import's.
+    private func bind(_ time: Timestamp?, at index: Int32) throws {
+        if let time {
+            try upsert?.bind(time.description, at: index)
+        } else {
+            try upsert?.bindNull(at: index)
+        }
     }
 
     /// Takes a stored row that is about to be replaced out of the index (once per import), and
