@@ -14,12 +14,10 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(format.rawValue) holds one kind of record per file; "
                 + "choose --kind people or --kind animals (or --format json)"
         case .duplicateField(let kind, let id, let name):
-            "\(kind.singularNoun) \(id) has two fields named \"\(name)\", which \(Self.delimited) "
+            "\(kind.singularNoun) \(id) has two fields named \"\(name)\", which a csv or tsv row "
                 + "cannot hold; export it as json or ndjson"
         case .unwritableOutput(let error):
             error.description
         }
     }
-
-    private static var delimited: String { "csv and tsv" }
 }

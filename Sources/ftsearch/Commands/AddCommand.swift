@@ -8,8 +8,9 @@ struct AddCommand: ContextualCommand {
         abstract: "Add one person or animal, and print its id.",
         discussion: """
             A person needs a first or last name, an animal a name, as in an import. Extra fields \
-            come from --set KEY=VALUE: 'ftsearch add people --first-name Ann --set age=42 \
-            --set tags='["a","b"]''. The record is searchable as soon as the command returns.
+            come from --set KEY=VALUE, the value read as JSON when it is JSON: --set age=42 \
+            --set 'tags=["a","b"]' --set 'code="007"' (text). The record is searchable as soon \
+            as the command returns.
             """)
 
     enum Format: String, CaseIterable, ExpressibleByArgument {
@@ -44,13 +45,6 @@ struct AddCommand: ContextualCommand {
     private func insert<Model: RecordModel>(_ type: Model.Type, into index: SearchIndex) throws
         -> Record
     {
-        try index.insert(
-            try fields.applied(
-                to: Model(
-                    Record(
-                        kind: kind,
-                        searchableValues: Array(
-                            repeating: "", count: kind.searchableFields.count))))
-        ).record
+        try index.insert(try fields.newModel(type)).record
     }
 }

@@ -61,6 +61,12 @@ struct RecordFieldOptions: ParsableArguments {
         }
     }
 
+    /// A new model with the given fields (the others empty).
+    func newModel<Model: RecordModel>(_ type: Model.Type) throws -> Model {
+        let empty = Model.kind.searchableFields.map { _ in "" }
+        return try applied(to: Model(Record(kind: Model.kind, searchableValues: empty)))
+    }
+
     /// `model` with the given fields set and the extra fields named in `unset` removed.
     func applied<Model: RecordModel>(to model: Model, unsetting unset: [String] = []) throws
         -> Model
