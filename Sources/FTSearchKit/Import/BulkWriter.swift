@@ -57,11 +57,11 @@ final class BulkWriter {
         precondition(!replacingAll || indexing == .atFinish, "replacing all is a bulk write")
         if indexing == .atFinish {
             try database.execute(sql: sync.dropTriggersSQL)
-            if replacingAll {
-                try database.execute(sql: sync.deleteAllSQL)
-            }
-            try database.execute(sql: sync.createReindexListSQL)
         }
+        if replacingAll {
+            try database.execute(sql: sync.deleteAllSQL)
+        }
+        try database.execute(sql: sync.createReindexListSQL)
         highestIDBefore = Int64(
             try database.fetchInt(sql: "SELECT max(id) FROM \(kind.tableName)") ?? 0)
         highestID = highestIDBefore
@@ -82,10 +82,8 @@ final class BulkWriter {
                 ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", ")), created_at = coalesce(?\(created), created_at)
                 """)
         exists = try database.makeStatement(sql: "SELECT 1 FROM \(kind.tableName) WHERE id = ?1")
-        if indexing == .atFinish {
-            unindex = try database.makeStatement(sql: sync.unindexRowSQL)
-            addToReindexList = try database.makeStatement(sql: sync.addToReindexListSQL)
-        }
+        unindex = try database.makeStatement(sql: sync.unindexRowSQL)
+        addToReindexList = try database.makeStatement(sql: sync.addToReindexListSQL)
     }
 
     /// Inserts `record`, or replaces the stored record with the same id.
@@ -121,18 +119,23 @@ final class BulkWriter {
         }
     }
 
+    /// Whether the record with this id is stored, when the triggers do the indexing.
+    private func outcomeIndexedByTriggers(forRecordWithID id: Int64?) throws -> Outcome {
+        guard let id, let exists else { return .inserted }
+        return try exists.firstRow([id]) { _ in true } ?? false ? .updated : .inserted
+    }
+
     /// Takes a stored row that is about to be replaced out of the index (once per import), and
     /// lists a reused low id for indexing; rows above the old highest id are indexed anyway.
     private func prepareIndex(forRecordWithID id: Int64?) throws -> Outcome {
-        guard let id, let exists else { return .inserted }
+        if indexing == .byTriggers { return try outcomeIndexedByTriggers(forRecordWithID: id) }
+        guard let id, let exists, let unindex, let addToReindexList else { return .inserted }
         if id > highestID {
             highestID = id
             return .inserted
         }
         let isStored = try exists.firstRow([id]) { _ in true } ?? false
-        guard id <= highestIDBefore, let unindex, let addToReindexList else {
-            return isStored ? .updated : .inserted
-        }
+        guard id <= highestIDBefore else { return isStored ? .updated : .inserted }
         try addToReindexList.execute([id])
         if isStored && database.changesCount == 1 {
             try unindex.execute([id])
@@ -155,12 +158,6 @@ final class BulkWriter {
 
     /// Indexes the new and replaced rows and restores the triggers.
     func finish() throws {
-        defer {
-            upsert = nil
-            exists = nil
-            unindex = nil
-            addToReindexList = nil
-        }
         guard indexing == .atFinish else { return }
         // Merging segments while they are written makes one big INSERT ... SELECT 1.6 times
         // slower; merge once crisis-merging demands it instead, then restore the setting.
@@ -174,5 +171,9 @@ final class BulkWriter {
         droppedIndexes = []
         try database.execute(sql: sync.dropReindexListSQL)
         try database.execute(sql: sync.createTriggersSQL)
+        upsert = nil
+        exists = nil
+        unindex = nil
+        addToReindexList = nil
     }
 }
