@@ -89,7 +89,10 @@ final class BulkWriter {
     /// Inserts `record`, or replaces the stored record with the same id.
     func write(_ record: Record) throws -> Outcome {
         guard let upsert else { preconditionFailure("begin() must be called before write(_:)") }
-        let outcome = try prepareIndex(forRecordWithID: record.id)
+        let outcome =
+            indexing == .byTriggers
+            ? try outcomeIndexedByTriggers(forRecordWithID: record.id)
+            : try prepareIndex(forRecordWithID: record.id)
         if let id = record.id { try upsert.bind(id, at: 1) } else { try upsert.bindNull(at: 1) }
         var index: Int32 = 2
         for value in record.searchableValues {
@@ -128,7 +131,6 @@ final class BulkWriter {
     /// Takes a stored row that is about to be replaced out of the index (once per import), and
     /// lists a reused low id for indexing; rows above the old highest id are indexed anyway.
     private func prepareIndex(forRecordWithID id: Int64?) throws -> Outcome {
-        if indexing == .byTriggers { return try outcomeIndexedByTriggers(forRecordWithID: id) }
         guard let id, let exists, let unindex, let addToReindexList else { return .inserted }
         if id > highestID {
             highestID = id
