@@ -125,6 +125,19 @@ def run_imports(n, data):
     return raw
 
 
+def run_exports(n, ft_db):
+    """ftsearch export of every person, once per format: wall seconds and peak RSS (issue 9: ≤ 64 MiB)."""
+    exports = {}
+    for fmt in ("json", "ndjson", "csv"):
+        output = os.path.join(WORK, f"export-{label(n)}.{fmt}")
+        wall, rss = timed([FTSEARCH, "export", "--db", ft_db, "--kind", "people", "--format", fmt,
+                           "--output", output, "--force"])
+        os.remove(output)
+        exports[fmt] = {"wall": wall, "rss": rss}
+        log(f"  export {label(n)} {fmt}: {wall:.2f} s, {rss:.0f} MiB")
+    return exports
+
+
 def run_latency(n, data, db):
     one_letter = 200 if n <= 100_000 else 25
     out = subprocess.run([BENCH, "latency", db, os.path.join(data, "queries.tsv"), "200", str(one_letter)],
@@ -152,19 +165,6 @@ def naive_query_sql(token):
 SUGGEST_SQL = """SELECT text, use_count, last_used FROM history
 WHERE instr(' ' || key, ' ' || 'an') > 0 AND ('all' = 'all' OR kind = 'all' OR kind = 'all') AND (0 OR result_count > 0)
 ORDER BY substr(key, 1, length('an')) <> 'an', use_count DESC, last_used DESC, text LIMIT 10;"""
-
-
-def run_exports(n, ft_db):
-    """ftsearch export of every person, once per format: wall seconds and peak RSS (issue 9: ≤ 64 MiB)."""
-    exports = {}
-    for fmt in ("json", "ndjson", "csv"):
-        output = os.path.join(WORK, f"export-{label(n)}.{fmt}")
-        wall, rss = timed([FTSEARCH, "export", "--db", ft_db, "--kind", "people", "--format", fmt,
-                           "--output", output, "--force"])
-        os.remove(output)
-        exports[fmt] = {"wall": wall, "rss": rss}
-        log(f"  export {label(n)} {fmt}: {wall:.2f} s, {rss:.0f} MiB")
-    return exports
 
 
 def whole_process(n, data, ft_db, su_db):
