@@ -96,6 +96,19 @@ def import_sqlite_utils(data, fmt, db):
     return wall1 + wall2, max(rss1, rss2)
 
 
+def run_exports(n, ft_db):
+    """ftsearch export of every person, once per format: wall seconds and peak RSS (issue 9: ≤ 64 MiB)."""
+    exports = {}
+    for fmt in ("json", "ndjson", "csv"):
+        output = os.path.join(WORK, f"export-{label(n)}.{fmt}")
+        wall, rss = timed([FTSEARCH, "export", "--db", ft_db, "--kind", "people", "--format", fmt,
+                           "--output", output, "--force"])
+        os.remove(output)
+        exports[fmt] = {"wall": wall, "rss": rss}
+        log(f"  export {label(n)} {fmt}: {wall:.2f} s, {rss:.0f} MiB")
+    return exports
+
+
 def median(values):
     return statistics.median(values) if values else float("nan")
 
@@ -123,19 +136,6 @@ def run_imports(n, data):
             entry["size"] = db_size(db)
             log(f"  import {label(n)} {tool} {fmt}: {wall:.2f} s, {rss:.0f} MiB")
     return raw
-
-
-def run_exports(n, ft_db):
-    """ftsearch export of every person, once per format: wall seconds and peak RSS (issue 9: ≤ 64 MiB)."""
-    exports = {}
-    for fmt in ("json", "ndjson", "csv"):
-        output = os.path.join(WORK, f"export-{label(n)}.{fmt}")
-        wall, rss = timed([FTSEARCH, "export", "--db", ft_db, "--kind", "people", "--format", fmt,
-                           "--output", output, "--force"])
-        os.remove(output)
-        exports[fmt] = {"wall": wall, "rss": rss}
-        log(f"  export {label(n)} {fmt}: {wall:.2f} s, {rss:.0f} MiB")
-    return exports
 
 
 def run_latency(n, data, db):
