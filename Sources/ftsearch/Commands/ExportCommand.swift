@@ -26,7 +26,9 @@ struct ExportCommand: ContextualCommand {
     @Option(help: "The format (default: from the --output extension, else json).")
     var format: InputFormat?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file.", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Write to this file; - is standard output.", valueName: "file"))
     var output: String?
 
     @Flag(help: "Replace an existing --output file.")
@@ -50,7 +52,7 @@ struct ExportCommand: ContextualCommand {
 
     func run(in context: CommandContext) throws {
         let index = try global.openIndex(in: context)
-        guard let output else {
+        guard let output, output != "-" else {
             try index.export(kind, as: chosenFormat, to: context.standardOutput)
             return
         }

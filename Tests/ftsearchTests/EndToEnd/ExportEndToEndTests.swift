@@ -58,7 +58,11 @@ import Testing
         let path = "\(ftsearch.directory)/animals.tsv"
         let outcome = try ftsearch.run(["export", "--kind", "animals", "-o", path])
         #expect(outcome.standardError == "Exported 3 animals to \(path).\n")
-        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("id\tname\t"))
+        let file = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(file.hasPrefix("id\tname\t"))
+        #expect(
+            try ftsearch.output(["export", "--kind", "animals", "-o", "-", "--format", "tsv"])
+                == file)
     }
 
     @Test func existingFileIsKeptWithoutForce() throws {
