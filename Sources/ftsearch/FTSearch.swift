@@ -15,8 +15,9 @@ struct FTSearch: ParsableCommand {
         version: version,
         subcommands: [
             ImportCommand.self, QueryCommand.self, InteractiveCommand.self, SuggestCommand.self,
-            HistoryCommand.self, StatsCommand.self, CheckCommand.self, OptimizeCommand.self,
-            RebuildCommand.self,
+            HistoryCommand.self, AddCommand.self, UpdateCommand.self, DeleteCommand.self,
+            ShowCommand.self, ExportCommand.self, StatsCommand.self, CheckCommand.self,
+            OptimizeCommand.self, RebuildCommand.self, CompletionsCommand.self,
         ])
 
     init() {}

@@ -96,6 +96,19 @@ def import_sqlite_utils(data, fmt, db):
     return wall1 + wall2, max(rss1, rss2)
 
 
+def run_exports(n, ft_db):
+    """ftsearch export of every person, once per format: wall seconds and peak RSS (issue 9: ≤ 64 MiB)."""
+    exports = {}
+    for fmt in ("json", "ndjson", "csv"):
+        output = os.path.join(WORK, f"export-{label(n)}.{fmt}")
+        wall, rss = timed([FTSEARCH, "export", "--db", ft_db, "--kind", "people", "--format", fmt,
+                           "--output", output, "--force"])
+        os.remove(output)
+        exports[fmt] = {"wall": wall, "rss": rss}
+        log(f"  export {label(n)} {fmt}: {wall:.2f} s, {rss:.0f} MiB")
+    return exports
+
+
 def median(values):
     return statistics.median(values) if values else float("nan")
 
@@ -204,6 +217,7 @@ def main():
         size = results["sizes"][label(n)] = {}
         size["imports"] = run_imports(n, data)
         ft_db = os.path.join(WORK, f"ftsearch-csv-{label(n)}.db")
+        size["exports"] = run_exports(n, ft_db)
         log(f"  query latency {label(n)}")
         size["latency"] = run_latency(n, data, ft_db)
         if n == SIZES[-1]:
@@ -247,6 +261,12 @@ def print_table():
         print(f"| {name} | database size (MiB) | {imports['ftsearch csv']['size'] / 2**20:.0f} | "
               f"{imports['floor csv']['size'] / 2**20:.0f} (floor), "
               f"{imports['sqlite-utils csv']['size'] / 2**20:.0f} (sqlite-utils) | | |")
+        exports = size.get("exports", {})
+        if exports:
+            worst = max(exports, key=lambda fmt: exports[fmt]["rss"])
+            walls = ", ".join(f"{fmt} {value['wall']:.2f}" for fmt, value in exports.items())
+            print(f"| {name} | export every person (s): {walls}; peak RSS, worst (MiB) | "
+                  f"{exports[worst]['rss']:.0f} ({worst}) | | | ≤ 64 MiB |")
         latency = size["latency"]
         for cls, title in (("prefix1", "1-letter"), ("prefix2", "2-letter"), ("prefix3", "3-letter"),
                            ("twotoken", "two-token")):

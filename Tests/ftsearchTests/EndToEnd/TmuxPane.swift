@@ -101,14 +101,9 @@ final class TmuxPane {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, output[1])
-        // Through bash, which closes every descriptor above 2 first: a tmux server keeps those
-        // its client had, and one holding another test's pipe open would hang that test.
-        let closeAndRun =
-            "for fd in /proc/self/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done 2>/dev/null; exec \"$@\""
-        let argv =
-            (["/bin/bash", "-c", closeAndRun, "tmux", Self.executable, "-L", socket] + arguments)
-            .map { strdup($0) } + [nil]
+        // Nothing else: a server holding another test's pipe open would hang that test.
+        _ = closeFrom(&actions, 3)
+        let argv = ([Self.executable, "-L", socket] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // Test threads block signals, and children inherit the mask: unblocked, a server can
         // hang up its panes, and the program under test gets SIGTERM and SIGWINCH.
@@ -122,7 +117,7 @@ final class TmuxPane {
         posix_spawnattr_setsigdefault(&attributes, &signals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, environ)
+        let spawned = posix_spawn(&pid, Self.executable, &actions, &attributes, argv, environ)
         close(output[1])
         guard spawned == 0 else { throw Failure(description: "tmux could not start") }
         var data: [UInt8] = []
@@ -140,3 +135,10 @@ final class TmuxPane {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which its Swift module
+/// does not export.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func closeFrom(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32
+) -> Int32
