@@ -109,6 +109,92 @@ def run_exports(n, ft_db):
     return exports
 
 
+def run_interactive(n, data, ft_db):
+    """Keystroke-to-screen latency of `ftsearch interactive` in an 80x24 pseudo-terminal (issue 10):
+    names from the data typed one character at a time, each time from writing the byte until the
+    screen shows the text on the query line and its count on the status line, no longer marked
+    stale with `…`. The screen is read from the escape codes as the program writes them (rows are
+    addressed `ESC [ row ; 1 H`, only changed rows redrawn): a terminal emulator in Python would
+    take longer per frame than the program. Returns {"1": [ms...], "2+": [ms...]} by text length."""
+    import fcntl
+    import pty
+    import random
+    import re
+    import select
+    import struct
+    import termios
+
+    with open(os.path.join(data, "people.csv"), encoding="utf-8") as f:
+        f.readline()
+        firsts = [line.split(",", 2)[1].strip('"').lower() for line in f if line.count(",") >= 3]
+    names = random.Random(10).sample(sorted({name for name in firsts if name.isalpha()}), 12)
+    counts = {}
+    for name in names:
+        for end in range(1, len(name) + 1):
+            if name[:end] not in counts:
+                out = subprocess.run([FTSEARCH, "query", name[:end], "--count", "--db", ft_db], env=ENV,
+                                     check=True, capture_output=True, text=True).stdout
+                counts[name[:end]] = int(out)
+
+    sgr = rb"(?:\x1b\[[0-9;]*m)*"
+
+    def screen_shows(text):
+        count = counts[text]
+        status = "no matches" if count == 0 else "1 match" if count == 1 else f"{count:,} matches"
+        query = re.compile(rb"\x1b\[1;1H" + sgr + rb"> " + sgr + re.escape(text.encode()) + sgr + rb"\x1b\[K")
+        current = re.compile(rb"\x1b\[2;1H" + sgr + re.escape(f"  {status}".encode()) + rb"(?! \xe2\x80\xa6)")
+        return lambda output: query.search(output) and current.search(output)
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(FTSEARCH, [FTSEARCH, "interactive", "--db", ft_db], ENV)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+
+    def wait_until(ready, timeout=10.0):
+        output, deadline = b"", time.perf_counter() + timeout
+        while not ready(output):
+            left = deadline - time.perf_counter()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise RuntimeError(f"interactive screen never got ready; it wrote {output[-400:]!r}")
+            output += os.read(fd, 65536)
+        return time.perf_counter()
+
+    times = {"1": [], "2+": []}
+    try:
+        wait_until(lambda output: b"past search" in output)
+        for index, name in enumerate(names):
+            if index > 0:
+                os.write(fd, b"\x15")  # Ctrl-U: the line empty again, the history listed
+                wait_until(lambda output: b"past search" in output)
+            for end in range(1, len(name) + 1):
+                start = time.perf_counter()
+                os.write(fd, name[end - 1].encode())
+                times["1" if end == 1 else "2+"].append((wait_until(screen_shows(name[:end])) - start) * 1000)
+    finally:
+        os.write(fd, b"\x1b")  # Esc ends it
+        os.waitpid(pid, 0)
+        os.close(fd)
+    for key, values in times.items():
+        log(f"  interactive {label(n)} {key} characters: p50 {percentile(values, 50):.1f} ms, "
+            f"p99 {percentile(values, 99):.1f} ms ({len(values)} keystrokes)")
+    return times
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
+
+
+def print_interactive_rows(name, size):
+    times = size.get("interactive")
+    if not times:
+        return
+    for key, target in (("1", "≤ 100 ms"), ("2+", "≤ 50 ms")):
+        values = times[key]
+        print(f"| {name} | `interactive` keystroke to screen, {key} characters, p50 / p99 (ms) | "
+              f"{percentile(values, 50):.1f} / {percentile(values, 99):.1f} | | | p99 {target} |")
+
+
 def median(values):
     return statistics.median(values) if values else float("nan")
 
@@ -220,6 +306,7 @@ def main():
         size["exports"] = run_exports(n, ft_db)
         log(f"  query latency {label(n)}")
         size["latency"] = run_latency(n, data, ft_db)
+        size["interactive"] = run_interactive(n, data, ft_db)
         if n == SIZES[-1]:
             log(f"  whole-process {label(n)}")
             size["process"], size["history"] = whole_process(n, data, ft_db,
@@ -277,6 +364,7 @@ def print_table():
                 print(f"| {name} | query {title} {p}, in-process (ms) | {fast[p]:.2f} | {naive[p]:.2f} (naive bm25) | "
                       f"{ratio(naive[p], fast[p])} faster | {'≥ 5× faster' if p != 'p90' else ''} |")
         print(f"| {name} | fast and naive results differ | {latency.get('mismatches', '?')} queries | | | 0 |")
+        print_interactive_rows(name, size)
         if "process" in size:
             p = size["process"]
             print(f"| {name} | `query ann --limit 20` whole process (ms) | {p['query ftsearch']:.1f} | "

@@ -188,8 +188,9 @@ struct SearchScreen {
         return []
     }
 
+    /// A new text ranks one screenful (the fewer, the faster); paging fetches more.
     private mutating func textChanged() -> [Effect] {
-        resultLimit = 2 * listHeight
+        resultLimit = listHeight
         return [.search(request)]
     }
 
@@ -281,8 +282,8 @@ struct SearchScreen {
     mutating func resize(to newSize: Size) -> [Effect] {
         size = newSize
         keepSelectionVisible()
-        guard resultLimit < 2 * listHeight else { return [] }
-        resultLimit = 2 * listHeight
+        guard resultLimit < listHeight else { return [] }
+        resultLimit = listHeight
         return [.search(request)]
     }
 

@@ -34,13 +34,7 @@ final class SearchWorker: @unchecked Sendable {
     init(index: SearchIndex, kinds: KindSelection) {
         self.index = index
         self.kinds = kinds
-        var ends: [Int32] = [-1, -1]
-        precondition(pipe(&ends) == 0, "a pipe for search replies")
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        wakeUp = (ends[0], ends[1])
+        wakeUp = makeWakeUpPipe()
     }
 
     deinit {

@@ -14,13 +14,7 @@ final class TerminalSignals {
     private var previousActions: [Int32: sigaction] = [:]
 
     init() {
-        var ends: [Int32] = [-1, -1]
-        precondition(pipe(&ends) == 0, "a pipe for signals")
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        (fileDescriptor, writeEnd) = (ends[0], ends[1])
+        (fileDescriptor, writeEnd) = makeWakeUpPipe()
         signalPipe = writeEnd
         // The thread may have inherited a mask that blocks them (seen under `sh -c '… &'`):
         // a blocked SIGTERM would wait forever.
@@ -75,4 +69,15 @@ private func forwardToPipe(_ signal: Int32) {
     var byte = UInt8(truncatingIfNeeded: signal)
     _ = write(signalPipe, &byte, 1)
     errno = savedError
+}
+
+/// A pipe whose ends neither block nor survive `exec`, for waking `poll(2)` up.
+func makeWakeUpPipe() -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [-1, -1]
+    precondition(pipe(&ends) == 0, "a pipe to wake the event loop up")
+    for end in ends {
+        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(end, F_SETFL, O_NONBLOCK)
+    }
+    return (ends[0], ends[1])
 }

@@ -262,24 +262,12 @@ import Testing
     }
 
     @Test func refusesWithoutATerminal() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["-w", FTSearchRunner.executable.path, "interactive"]
-        process.environment = ftsearch.environment
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
         let started = ContinuousClock.now
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(
-            decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 69)
-        #expect(printed.isEmpty)
-        #expect(message.hasPrefix("Error: ftsearch interactive needs a terminal"))
+        let outcome = try ftsearch.runProgram(
+            "/usr/bin/setsid", ["-w", FTSearchRunner.executable.path, "interactive"])
+        #expect(outcome.exitCode == 69)
+        #expect(outcome.standardOutput.isEmpty)
+        #expect(outcome.standardError.hasPrefix("Error: ftsearch interactive needs a terminal"))
         #expect(ContinuousClock.now - started < .seconds(5))
     }
 }

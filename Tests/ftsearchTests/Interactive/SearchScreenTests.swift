@@ -51,7 +51,7 @@ enum ScreenFixtures {
     @Test func startsWithTheHistory() {
         var screen = SearchScreen(size: .init(width: 80, height: 24))
         #expect(
-            screen.start() == [.search(.init(text: "", resultLimit: 44, pastSearchLimit: 44))])
+            screen.start() == [.search(.init(text: "", resultLimit: 22, pastSearchLimit: 22))])
     }
 
     @Test func everyKeystrokeSearchesTheWholeText() {
@@ -59,15 +59,15 @@ enum ScreenFixtures {
         _ = screen.start()
         #expect(
             screen.handle(.text("a")) == [
-                .search(.init(text: "a", resultLimit: 44, pastSearchLimit: 3))
+                .search(.init(text: "a", resultLimit: 22, pastSearchLimit: 3))
             ])
         #expect(
             screen.handle(.text("n")) == [
-                .search(.init(text: "an", resultLimit: 44, pastSearchLimit: 3))
+                .search(.init(text: "an", resultLimit: 22, pastSearchLimit: 3))
             ])
         #expect(
             screen.handle(.backspace) == [
-                .search(.init(text: "a", resultLimit: 44, pastSearchLimit: 3))
+                .search(.init(text: "a", resultLimit: 22, pastSearchLimit: 3))
             ])
         #expect(screen.handle(.left) == [])
         #expect(screen.handle(.backspace) == [])  // nothing before the cursor
@@ -119,7 +119,7 @@ enum ScreenFixtures {
         _ = screen.handle(.down)
         let effects = screen.handle(.enter)
         #expect(screen.query.text == "zoe")
-        #expect(effects == [.search(.init(text: "zoe", resultLimit: 44, pastSearchLimit: 3))])
+        #expect(effects == [.search(.init(text: "zoe", resultLimit: 22, pastSearchLimit: 3))])
     }
 
     @Test func controlDDeletesTheSelectedPastSearchOnly() {
@@ -129,7 +129,7 @@ enum ScreenFixtures {
         #expect(
             effects == [
                 .deletePastSearch("zoe"),
-                .search(.init(text: "", resultLimit: 44, pastSearchLimit: 44)),
+                .search(.init(text: "", resultLimit: 22, pastSearchLimit: 22)),
             ])
         #expect(screen.items == [.pastSearch(F.history[0]), .pastSearch(F.history[2])])
         #expect(screen.selection == 1)
@@ -159,7 +159,7 @@ enum ScreenFixtures {
         var screen = F.screen(typing: "ann", receiving: F.listing("ann", results: F.annResults))
         #expect(
             screen.handle(.control("u")) == [
-                .search(.init(text: "", resultLimit: 44, pastSearchLimit: 44))
+                .search(.init(text: "", resultLimit: 22, pastSearchLimit: 22))
             ])
         #expect(screen.query.text == "")
         #expect(screen.handle(.control("u")) == [])
@@ -178,7 +178,7 @@ enum ScreenFixtures {
         #expect(screen.complete("an", with: "an") == [])
         #expect(
             screen.complete("an", with: "annex")
-                == [.search(.init(text: "annex", resultLimit: 44, pastSearchLimit: 3))])
+                == [.search(.init(text: "annex", resultLimit: 22, pastSearchLimit: 3))])
         #expect(screen.query.text == "annex")
         #expect(screen.query.cursor == 5)
     }
@@ -188,7 +188,7 @@ enum ScreenFixtures {
         var screen = F.screen(typing: "an", receiving: F.listing("an", results: many, total: 100))
         #expect(
             screen.handle(.pageDown) == [
-                .search(.init(text: "an", resultLimit: 88, pastSearchLimit: 3))
+                .search(.init(text: "an", resultLimit: 66, pastSearchLimit: 3))
             ])
         #expect(screen.selection == 22)
         #expect(screen.scrollTop == 1)
@@ -202,7 +202,7 @@ enum ScreenFixtures {
         #expect(screen.resize(to: .init(width: 100, height: 20)) == [])
         #expect(
             screen.resize(to: .init(width: 100, height: 40))
-                == [.search(.init(text: "an", resultLimit: 76, pastSearchLimit: 3))])
+                == [.search(.init(text: "an", resultLimit: 38, pastSearchLimit: 3))])
         #expect(screen.listHeight == 38)
     }
 
