@@ -1,0 +1,151 @@
+/// How one kind's index is asked for the matches of a search, and what each phrase of the
+/// ranking query tells about a matching row.
+///
+/// Each query token becomes one or more *match phrases* (any of them matches the token), and
+/// the match query requires every token: `("smiht"* OR "smith") "ann"*`. The ranking query adds
+/// *signal phrases* that only tell how a token matched: `("smiht"* OR "smith") OR "smiht"`.
+/// FTS5 numbers phrases in the order they appear, so the match phrases come first, in token
+/// order, and ``phrases`` lists the role of each.
+///
+/// | mode      | index      | match phrases                         | signals                 |
+/// |-----------|------------|---------------------------------------|-------------------------|
+/// | prefix    | words      | `"t"*`                                | whole `"t"`             |
+/// | exact     | words      | `"t"` (whole)                          |                         |
+/// | fuzzy     | words      | `"t"*`, each correction `"c"` (whole, its typos) | whole `"t"`  |
+/// | substring | substrings | `"t"` (trigrams; `"t"*` under 3 letters) | word start, whole     |
+///
+/// Substring signals are anchored trigram phrases (see ``FoldingTokenizer``).
+struct MatchPlan {
+    /// What a phrase of the ranking query says about the rows it hits.
+    struct Phrase: Equatable {
+        /// The query token it belongs to.
+        var token: Int
+        /// Whether it is a match phrase (counted by bm25), with its typos.
+        var isMatch: Bool
+        var typos = 0
+        /// Whether a hit is a whole word equal to the token (or its correction).
+        var isWhole: Bool
+        /// Whether a hit starts a word (not an infix).
+        var startsWord: Bool
+        /// The FTS5 phrase text, column filter excluded.
+        var text: String
+    }
+
+    let kind: Kind
+    /// The FTS5 table queried.
+    let index: String
+    let tokenCount: Int
+    /// The match phrases first (grouped by token, in token order), then the signal phrases.
+    let phrases: [Phrase]
+    /// The bm25 weight of each column.
+    let weights: [Double]
+    /// `{first_name company} : ` when the request restricts fields, else empty.
+    let columnFilter: String
+
+    var matchPhraseCount: Int { phrases.count { $0.isMatch } }
+
+    /// Every token required: `{cols} : (("ann"* OR "anne") "mul"*)`.
+    var matchQuery: String {
+        let groups = (0..<tokenCount).map { token in
+            "("
+                + phrases.filter { $0.isMatch && $0.token == token }.map(\.text)
+                .joined(separator: " OR ") + ")"
+        }
+        return columnFilter + "(" + groups.joined(separator: " AND ") + ")"
+    }
+
+    /// The match query, OR each signal phrase: the phrases ``FTS5RankCollector`` reads.
+    var rankQuery: String {
+        ([matchQuery] + phrases.filter { !$0.isMatch }.map { columnFilter + $0.text })
+            .joined(separator: " OR ")
+    }
+
+    /// The FTS5 query matching the rows where the phrases selected by `include` hit (one of
+    /// them, in the filtered columns); nil when none is selected.
+    func query(ofPhrases include: (Phrase) -> Bool) -> String? {
+        let texts = phrases.filter(include).map(\.text)
+        guard !texts.isEmpty else { return nil }
+        return columnFilter + "(" + texts.joined(separator: " OR ") + ")"
+    }
+
+    /// Builds the plan of `request` for `kind`; `corrections(token)` gives fuzzy matching's
+    /// vocabulary words within reach of a token, with their typos. Nil when the request
+    /// restricts matching to fields `kind` does not have (it then matches nothing).
+    init?(
+        kind: Kind, tokens: [String], request: SearchRequest,
+        corrections: (String) throws -> [(word: String, typos: Int)]
+    ) rethrows {
+        self.kind = kind
+        tokenCount = tokens.count
+        weights = request.columnWeights(of: kind)
+        if let columns = request.matchedColumns(of: kind) {
+            guard !columns.isEmpty else { return nil }
+            columnFilter = "{" + columns.joined(separator: " ") + "} : "
+        } else {
+            columnFilter = ""
+        }
+        var matches: [Phrase] = []
+        var signals: [Phrase] = []
+        let quoted = SearchPattern.quoted
+        switch request.match {
+        case .prefix:
+            index = kind.indexName
+            for (token, text) in tokens.enumerated() {
+                matches.append(
+                    Phrase(
+                        token: token, isMatch: true, isWhole: false, startsWord: true,
+                        text: quoted(text) + "*"))
+                signals.append(
+                    Phrase(
+                        token: token, isMatch: false, isWhole: true, startsWord: true,
+                        text: quoted(text)))
+            }
+        case .exact:
+            index = kind.indexName
+            for (token, text) in tokens.enumerated() {
+                matches.append(
+                    Phrase(
+                        token: token, isMatch: true, isWhole: true, startsWord: true,
+                        text: quoted(text)))
+            }
+        case .fuzzy:
+            index = kind.indexName
+            for (token, text) in tokens.enumerated() {
+                matches.append(
+                    Phrase(
+                        token: token, isMatch: true, isWhole: false, startsWord: true,
+                        text: quoted(text) + "*"))
+                for correction in try corrections(text) {
+                    matches.append(
+                        Phrase(
+                            token: token, isMatch: true, typos: correction.typos, isWhole: true,
+                            startsWord: true, text: quoted(correction.word)))
+                }
+                signals.append(
+                    Phrase(
+                        token: token, isMatch: false, isWhole: true, startsWord: true,
+                        text: quoted(text)))
+            }
+        case .substring:
+            index = kind.substringIndexName
+            let start = String(FoldingTokenizer.wordStartMarker)
+            let end = String(FoldingTokenizer.wordEndMarker)
+            for (token, text) in tokens.enumerated() {
+                let isShort = text.unicodeScalars.count < 3
+                matches.append(
+                    Phrase(
+                        token: token, isMatch: true, isWhole: false, startsWord: false,
+                        text: quoted(text) + (isShort ? "*" : "")))
+                signals.append(
+                    Phrase(
+                        token: token, isMatch: false, isWhole: false, startsWord: true,
+                        text: quoted(start + text) + (text.unicodeScalars.count < 2 ? "*" : "")))
+                signals.append(
+                    Phrase(
+                        token: token, isMatch: false, isWhole: true, startsWord: true,
+                        text: quoted(start + text + end)))
+            }
+        }
+        phrases = matches + signals
+    }
+}
