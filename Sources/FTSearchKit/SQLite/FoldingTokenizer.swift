@@ -192,12 +192,13 @@ enum FoldingTokenizer {
         } else if relay.pointee.anchorsEnd {
             padded.append(0x20)
         }
-        var starts = relay.pointee.starts
+        var starts: [Int] = []
+        swap(&starts, &relay.pointee.starts)
+        defer { swap(&starts, &relay.pointee.starts) }
         starts.removeAll(keepingCapacity: true)
         for (offset, byte) in padded.enumerated() where byte & 0xC0 != 0x80 {
             starts.append(offset)
         }
-        defer { relay.pointee.starts = starts }
         let callback = relay.pointee.callback
         let outer = relay.pointee.context
         return padded.withUnsafeBufferPointer { buffer in
