@@ -29,6 +29,49 @@ struct MatchPlan {
         var startsWord: Bool
         /// The FTS5 phrase text, column filter excluded.
         var text: String
+
+        /// The token as the start of a word: `"ann"*`.
+        static func prefix(of token: String, token index: Int) -> Phrase {
+            Phrase(
+                token: index, isMatch: true, isWhole: false, startsWord: true,
+                text: SearchPattern.quoted(token) + "*")
+        }
+
+        /// `word` as a whole word: `"ann"`; a match phrase with its typos, or a signal.
+        static func whole(_ word: String, token index: Int, isMatch: Bool, typos: Int = 0)
+            -> Phrase
+        {
+            Phrase(
+                token: index, isMatch: isMatch, typos: typos, isWhole: true, startsWord: true,
+                text: SearchPattern.quoted(word))
+        }
+
+        /// The token anywhere inside a word, in the substring index: its trigrams, or under 3
+        /// letters a trigram prefix.
+        static func infix(_ token: String, token index: Int) -> [Phrase] {
+            let isShort = token.unicodeScalars.count < 3
+            return [
+                Phrase(
+                    token: index, isMatch: true, isWhole: false, startsWord: false,
+                    text: SearchPattern.quoted(token) + (isShort ? "*" : ""))
+            ]
+        }
+
+        /// Signals in the substring index: the token at the start of a word, and as the whole
+        /// word (trigrams anchored by ``FoldingTokenizer``'s markers).
+        static func anchoredInfixes(_ token: String, token index: Int) -> [Phrase] {
+            let start = String(FoldingTokenizer.wordStartMarker)
+            let end = String(FoldingTokenizer.wordEndMarker)
+            let isOneLetter = token.unicodeScalars.count < 2
+            return [
+                Phrase(
+                    token: index, isMatch: false, isWhole: false, startsWord: true,
+                    text: SearchPattern.quoted(start + token) + (isOneLetter ? "*" : "")),
+                Phrase(
+                    token: index, isMatch: false, isWhole: true, startsWord: true,
+                    text: SearchPattern.quoted(start + token + end)),
+            ]
+        }
     }
 
     let kind: Kind
@@ -86,64 +129,25 @@ struct MatchPlan {
         }
         var matches: [Phrase] = []
         var signals: [Phrase] = []
-        let quoted = SearchPattern.quoted
-        switch request.match {
-        case .prefix:
-            index = kind.indexName
-            for (token, text) in tokens.enumerated() {
-                matches.append(
-                    Phrase(
-                        token: token, isMatch: true, isWhole: false, startsWord: true,
-                        text: quoted(text) + "*"))
-                signals.append(
-                    Phrase(
-                        token: token, isMatch: false, isWhole: true, startsWord: true,
-                        text: quoted(text)))
-            }
-        case .exact:
-            index = kind.indexName
-            for (token, text) in tokens.enumerated() {
-                matches.append(
-                    Phrase(
-                        token: token, isMatch: true, isWhole: true, startsWord: true,
-                        text: quoted(text)))
-            }
-        case .fuzzy:
-            index = kind.indexName
-            for (token, text) in tokens.enumerated() {
-                matches.append(
-                    Phrase(
-                        token: token, isMatch: true, isWhole: false, startsWord: true,
-                        text: quoted(text) + "*"))
+        index = request.match == .substring ? kind.substringIndexName : kind.indexName
+        for (token, text) in tokens.enumerated() {
+            switch request.match {
+            case .prefix:
+                matches.append(.prefix(of: text, token: token))
+                signals.append(.whole(text, token: token, isMatch: false))
+            case .exact:
+                matches.append(.whole(text, token: token, isMatch: true))
+            case .fuzzy:
+                matches.append(.prefix(of: text, token: token))
                 for correction in try corrections(text) {
                     matches.append(
-                        Phrase(
-                            token: token, isMatch: true, typos: correction.typos, isWhole: true,
-                            startsWord: true, text: quoted(correction.word)))
+                        .whole(
+                            correction.word, token: token, isMatch: true, typos: correction.typos))
                 }
-                signals.append(
-                    Phrase(
-                        token: token, isMatch: false, isWhole: true, startsWord: true,
-                        text: quoted(text)))
-            }
-        case .substring:
-            index = kind.substringIndexName
-            let start = String(FoldingTokenizer.wordStartMarker)
-            let end = String(FoldingTokenizer.wordEndMarker)
-            for (token, text) in tokens.enumerated() {
-                let isShort = text.unicodeScalars.count < 3
-                matches.append(
-                    Phrase(
-                        token: token, isMatch: true, isWhole: false, startsWord: false,
-                        text: quoted(text) + (isShort ? "*" : "")))
-                signals.append(
-                    Phrase(
-                        token: token, isMatch: false, isWhole: false, startsWord: true,
-                        text: quoted(start + text) + (text.unicodeScalars.count < 2 ? "*" : "")))
-                signals.append(
-                    Phrase(
-                        token: token, isMatch: false, isWhole: true, startsWord: true,
-                        text: quoted(start + text + end)))
+                signals.append(.whole(text, token: token, isMatch: false))
+            case .substring:
+                matches += Phrase.infix(text, token: token)
+                signals += Phrase.anchoredInfixes(text, token: token)
             }
         }
         phrases = matches + signals
