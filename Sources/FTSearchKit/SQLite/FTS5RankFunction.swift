@@ -13,7 +13,7 @@ import CSQLite
 /// pointer, on the ranking query of a ``MatchPlan``: its match phrases first (any of a token's
 /// match phrases matches that token), then its signal phrases. For each row where every token
 /// has a match-phrase hit, it counts the row, takes its ``RankTier`` from the hits (whole-word
-/// matches, typos, infix matches) and an upper bound of its bm25 score from the match phrases'
+/// matches, typos, infix matches, accent matches) and an upper bound of its bm25 score from the match phrases'
 /// hits alone; only when that bound can reach the best `capacity` rows seen so far does it read
 /// the row's size and compute the exact score. The score is computed with the same expression,
 /// in the same order, as FTS5's own `bm25()` over the match query (fts5_aux.c), so it is the
@@ -46,6 +46,7 @@ final class FTS5RankCollector {
     private let phraseTypos: [Int]
     private let phraseIsWhole: [Bool]
     private let phraseStartsWord: [Bool]
+    private let phraseIsAccentExact: [Bool]
     private var averageSize = 0.0
     private var isStarted = false
     private var heap: [Candidate] = []  // min-heap on (whole, value): the best `capacity` so far
@@ -60,6 +61,7 @@ final class FTS5RankCollector {
     private let tokenWhole: UnsafeMutableBufferPointer<Bool>
     private let tokenStartsWord: UnsafeMutableBufferPointer<Bool>
     private let tokenTypos: UnsafeMutableBufferPointer<Int>
+    private let tokenAccentExact: UnsafeMutableBufferPointer<Bool>
     private var failure: Int32 = SQLITE_OK
 
     /// Where row sizes are read from directly: the connection and the docsize table.
@@ -79,6 +81,7 @@ final class FTS5RankCollector {
         phraseTypos = plan.phrases.map(\.typos)
         phraseIsWhole = plan.phrases.map(\.isWhole)
         phraseStartsWord = plan.phrases.map(\.startsWord)
+        phraseIsAccentExact = plan.phrases.map(\.isAccentExact)
         idf = Array(repeating: 1, count: matchCount)
         frequencies = .allocate(capacity: matchCount)
         hitCounts = .allocate(capacity: matchCount)
@@ -86,6 +89,7 @@ final class FTS5RankCollector {
         tokenWhole = .allocate(capacity: tokenCount)
         tokenStartsWord = .allocate(capacity: tokenCount)
         tokenTypos = .allocate(capacity: tokenCount)
+        tokenAccentExact = .allocate(capacity: tokenCount)
         heap.reserveCapacity(capacity)
     }
 
@@ -97,6 +101,7 @@ final class FTS5RankCollector {
         tokenWhole.deallocate()
         tokenStartsWord.deallocate()
         tokenTypos.deallocate()
+        tokenAccentExact.deallocate()
     }
 
     /// The rows that can be among the best `capacity` (ties with the last one included), best
@@ -213,6 +218,7 @@ final class FTS5RankCollector {
             tokenWhole[token] = false
             tokenStartsWord[token] = false
             tokenTypos[token] = Int.max
+            tokenAccentExact[token] = false
         }
         for instance in 0..<instanceCount {
             var phrase: Int32 = 0
@@ -231,6 +237,7 @@ final class FTS5RankCollector {
             }
             if phraseIsWhole[index] { tokenWhole[token] = true }
             if phraseStartsWord[index] { tokenStartsWord[token] = true }
+            if phraseIsAccentExact[index] { tokenAccentExact[token] = true }
         }
         let idf = self.idf
         let averageSize = self.averageSize
@@ -241,15 +248,19 @@ final class FTS5RankCollector {
         var wholeCount = 0
         var typos = 0
         var infix = 0
+        var accents = 0
         for token in 0..<tokenCount {
             // A row that only a signal phrase brought in does not match.
             guard tokenMatched[token] else { return SQLITE_OK }
             if tokenWhole[token] { wholeCount += 1 }
             if !tokenStartsWord[token] && !tokenWhole[token] { infix += 1 }
             typos += tokenTypos[token]
+            if tokenAccentExact[token] { accents += 1 }
         }
-        let whole =
-            RankTier(wholeTokenMatches: wholeCount, typos: typos, infixMatches: infix).rawValue
+        let whole = RankTier(
+            wholeTokenMatches: wholeCount, typos: typos, infixMatches: infix,
+            accentMatches: accents
+        ).rawValue
         total += 1
         if let least = threshold {
             if whole < least.whole { return SQLITE_OK }

@@ -26,6 +26,12 @@ import CSQLite
 enum FoldingTokenizer {
     static let name = "ftsearch"
     static let trigramName = "ftsearch_trigram"
+    /// Starts an accent form: in the word index, a word written with letters that folding
+    /// changes (`Müller`, `Straße`, `Søren`) also gets, at the same position, its lowercase
+    /// form with those letters kept after this marker (`\u{1}müller`); query text starting
+    /// with it is tokenized into such forms (U+0001, never part of a token). Ranking uses them
+    /// to put records with the accents typed above those matching only after folding.
+    static let accentMarker: Character = "\u{1}"
     /// Anchors a trigram query at the start of a word (U+0002, never part of a token).
     static let wordStartMarker: Character = "\u{2}"
     /// Anchors a trigram query at the end of a word (U+0003, never part of a token).
@@ -116,6 +122,11 @@ enum FoldingTokenizer {
         var callback: TokenCallback
         var emitsTrigrams: Bool
         var isQuery: Bool
+        var isDocument: Bool
+        /// The text unicode61 tokenizes, for the source bytes of each token.
+        var source: UnsafePointer<CChar>?
+        /// Whether the query asks for accent forms (it started with ``accentMarker``).
+        var marksAccents = false
         var anchorsStart = false
         var anchorsEnd = false
         var folded: [UInt8] = []
@@ -133,9 +144,17 @@ enum FoldingTokenizer {
                 .takeUnretainedValue()
             var relay = Relay(
                 context: context, callback: callback, emitsTrigrams: instance.emitsTrigrams,
-                isQuery: flags & FTS5_TOKENIZE_QUERY != 0)
+                isQuery: flags & FTS5_TOKENIZE_QUERY != 0,
+                isDocument: flags & FTS5_TOKENIZE_DOCUMENT != 0)
             var text = text
             var length = length
+            if !relay.emitsTrigrams && relay.isQuery, let start = text, length > 0,
+                UnsafeRawPointer(start).load(as: UInt8.self) == 0x01
+            {
+                relay.marksAccents = true
+                text = start + 1
+                length -= 1
+            }
             if relay.emitsTrigrams && relay.isQuery, let start = text, length > 0 {
                 let bytes = UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self)
                 if bytes[0] == 0x02 {
@@ -148,29 +167,66 @@ enum FoldingTokenizer {
                     length -= 1
                 }
             }
+            relay.source = text
             return withUnsafeMutablePointer(to: &relay) { relayPointer in
                 instance.methods.xTokenize(
                     instance.base, relayPointer, flags, text, length, relayToken)
             }
         }
 
-    /// Receives each unicode61 token, folds it and passes it (or its trigrams) on.
+    /// Receives each unicode61 token, folds it and passes it (or its trigrams) on, followed in
+    /// documents by its accent form when folding changed letters other than case.
     private static let relayToken: TokenCallback = { context, flags, token, length, start, end in
         guard let context, let token else { return SQLITE_OK }
         let relay = context.assumingMemoryBound(to: Relay.self)
+        if relay.pointee.marksAccents {
+            return emitAccentForm(relay, flags: flags, start: start, end: end, unlessEqualTo: nil)
+        }
         let bytes = UnsafeRawBufferPointer(start: token, count: Int(length))
-        if !relay.pointee.emitsTrigrams && !bytes.contains(where: { $0 >= 0x80 }) {
-            return relay.pointee.callback(relay.pointee.context, flags, token, length, start, end)
+        let callback = relay.pointee.callback
+        let outer = relay.pointee.context
+        guard relay.pointee.emitsTrigrams || bytes.contains(where: { $0 >= 0x80 }) else {
+            let code = callback(outer, flags, token, length, start, end)
+            guard code == SQLITE_OK, relay.pointee.isDocument else { return code }
+            return emitAccentForm(
+                relay, flags: flags | FTS5_TOKEN_COLOCATED, start: start, end: end,
+                unlessEqualTo: bytes)
         }
         relay.pointee.folded.removeAll(keepingCapacity: true)
         LetterFolding.fold(bytes, into: &relay.pointee.folded)
         if relay.pointee.emitsTrigrams {
             return emitTrigrams(relay, flags: flags, start: start, end: end)
         }
+        let code = relay.pointee.folded.withUnsafeBufferPointer { folded in
+            folded.withMemoryRebound(to: CChar.self) {
+                callback(outer, flags, $0.baseAddress, Int32($0.count), start, end)
+            }
+        }
+        guard code == SQLITE_OK, relay.pointee.isDocument else { return code }
+        let folded = relay.pointee.folded
+        return folded.withUnsafeBytes {
+            emitAccentForm(
+                relay, flags: flags | FTS5_TOKEN_COLOCATED, start: start, end: end,
+                unlessEqualTo: $0)
+        }
+    }
+
+    /// Emits ``accentMarker`` followed by the source text of the token in lowercase, unless
+    /// the source is plain ASCII or its lowercase form is `folded` (nothing but case folded).
+    private static func emitAccentForm(
+        _ relay: UnsafeMutablePointer<Relay>, flags: Int32, start: Int32, end: Int32,
+        unlessEqualTo folded: UnsafeRawBufferPointer?
+    ) -> Int32 {
+        guard let source = relay.pointee.source, start < end else { return SQLITE_OK }
+        let bytes = UnsafeRawBufferPointer(start: source + Int(start), count: Int(end - start))
+        if folded != nil && !bytes.contains(where: { $0 >= 0x80 }) { return SQLITE_OK }
+        var form = Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
+        if let folded, form.elementsEqual(folded) { return SQLITE_OK }
+        form.insert(0x01, at: 0)
         let callback = relay.pointee.callback
         let outer = relay.pointee.context
-        return relay.pointee.folded.withUnsafeBufferPointer { folded in
-            folded.withMemoryRebound(to: CChar.self) {
+        return form.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
                 callback(outer, flags, $0.baseAddress, Int32($0.count), start, end)
             }
         }

@@ -14,6 +14,7 @@
 /// | fuzzy     | words      | `"t"*`, each correction `"c"` (whole, its typos) | whole `"t"`  |
 /// | substring | substrings | `"t"` (trigrams; `"t"*` under 3 letters) | word start, whole     |
 ///
+/// In the word index, a token typed with accents also gets the signal of its accent form.
 /// Substring signals are anchored trigram phrases (see ``FoldingTokenizer``).
 struct MatchPlan {
     /// What a phrase of the ranking query says about the rows it hits.
@@ -27,8 +28,20 @@ struct MatchPlan {
         var isWhole: Bool
         /// Whether a hit starts a word (not an infix).
         var startsWord: Bool
+        /// Whether a hit is a word written with the accents the token was typed with.
+        var isAccentExact = false
         /// The FTS5 phrase text, column filter excluded.
         var text: String
+
+        /// The accent form of a token (see ``FoldingTokenizer/accentMarker``), as a prefix or
+        /// whole: `"\u{1}mül"*`.
+        static func accentForm(_ form: String, token index: Int, asPrefix: Bool) -> Phrase {
+            Phrase(
+                token: index, isMatch: false, isWhole: false, startsWord: true,
+                isAccentExact: true,
+                text: SearchPattern.quoted(String(FoldingTokenizer.accentMarker) + form)
+                    + (asPrefix ? "*" : ""))
+        }
 
         /// The token as the start of a word: `"ann"*`.
         static func prefix(of token: String, token index: Int) -> Phrase {
@@ -111,11 +124,13 @@ struct MatchPlan {
         return columnFilter + "(" + texts.joined(separator: " OR ") + ")"
     }
 
-    /// Builds the plan of `request` for `kind`; `corrections(token)` gives fuzzy matching's
-    /// vocabulary words within reach of a token, with their typos. Nil when the request
-    /// restricts matching to fields `kind` does not have (it then matches nothing).
+    /// Builds the plan of `request` for `kind`; `accentForms` has, for each token typed with
+    /// letters that fold (`mül`), its lowercase form with them kept; `corrections(token)`
+    /// gives fuzzy matching's vocabulary words within reach of a token, with their typos. Nil
+    /// when the request restricts matching to fields `kind` does not have (it then matches
+    /// nothing).
     init?(
-        kind: Kind, tokens: [String], request: SearchRequest,
+        kind: Kind, tokens: [String], accentForms: [String?], request: SearchRequest,
         corrections: (String) throws -> [(word: String, typos: Int)]
     ) rethrows {
         self.kind = kind
@@ -148,6 +163,10 @@ struct MatchPlan {
             case .substring:
                 matches += Phrase.infix(text, token: token)
                 signals += Phrase.anchoredInfixes(text, token: token)
+            }
+            // The substring index has no accent forms.
+            if let form = accentForms[token], request.match != .substring {
+                signals.append(.accentForm(form, token: token, asPrefix: request.match != .exact))
             }
         }
         phrases = matches + signals

@@ -2,8 +2,9 @@
 ///
 /// Order (the ranking rules): records matching more query tokens as whole words first (`ann`
 /// puts Ann above Annabelle, which bm25 alone would not), then fewer typos (fuzzy), then fewer
-/// tokens matched only inside a word (substring), then bm25 with field weights (names above
-/// company), then sort name and id, so equal results always come in the same order.
+/// tokens matched only inside a word (substring), then more tokens typed with accents matching
+/// the same accents (`mül` puts Müller above Mullins), then bm25 with field weights (names
+/// above company), then sort name and id, so equal results always come in the same order.
 ///
 /// Two plans give that order: the fast one (``RankedPage``) for pages of up to
 /// ``largestRankedPage`` results, and the reference one (``referenceSearch(_:)``), which ranks
@@ -49,12 +50,17 @@ struct QueryEngine {
     /// The plan of each kind searched (kinds whose fields are all filtered out have none), and
     /// the empty results carrying the highlighting information; nil when the text has no token.
     func plans(for request: SearchRequest) throws -> ([MatchPlan], SearchResults)? {
-        guard let pattern = SearchPattern(matchingAllPrefixesIn: request.text, tokenizer: tokenizer)
-        else { return nil }
+        let typed = tokenizer.tokens(in: request.text)
+        guard let pattern = SearchPattern(tokens: typed.map(\.text)) else { return nil }
+        let accentForms = pattern.tokens.map { token in
+            typed.first { $0.text == token }.flatMap { Self.accentForm(of: $0, in: request.text) }
+        }
         var corrections = Set<String>()
         let plans = try request.kinds.kinds.compactMap { kind in
             var vocabulary: Vocabulary?
-            return try MatchPlan(kind: kind, tokens: pattern.tokens, request: request) { token in
+            return try MatchPlan(
+                kind: kind, tokens: pattern.tokens, accentForms: accentForms, request: request
+            ) { token in
                 if vocabulary == nil { vocabulary = try Vocabulary.load(kind, from: database) }
                 let found = vocabulary.map { Correction.typoMatches(of: token, in: $0) } ?? []
                 corrections.formUnion(found.map(\.word))
@@ -65,6 +71,14 @@ struct QueryEngine {
             query: request.text, total: 0, hits: [], tokens: pattern.tokens, match: request.match,
             corrections: corrections.sorted())
         return (plans, empty)
+    }
+
+    /// The token as typed, in lowercase, when that differs from its folded form (`Mül` →
+    /// `mül`): what the index's accent forms are compared with.
+    static func accentForm(of token: FTS5Tokenizer.Token, in text: String) -> String? {
+        let form = String(decoding: Array(text.utf8)[token.sourceRange], as: UTF8.self)
+            .lowercased()
+        return form == token.text ? nil : form
     }
 
     /// The number of records matching `request` (every kind searched).
@@ -136,7 +150,11 @@ struct QueryEngine {
         var whole: [String] = []
         var typos: [String] = []
         var infix: [String] = []
+        var accents: [String] = []
         for token in 0..<plan.tokenCount {
+            if let accent = plan.query(ofPhrases: { $0.token == token && $0.isAccentExact }) {
+                accents.append(hits(accent))
+            }
             whole.append(hits(plan.query { $0.token == token && $0.isWhole }))
             let typoLevels = Set(
                 plan.phrases.filter { $0.token == token && $0.isMatch }.map(\.typos)
@@ -157,7 +175,8 @@ struct QueryEngine {
         let tier = RankTier.sql(
             whole: whole.joined(separator: " + "),
             typos: typos.isEmpty ? "0" : typos.joined(separator: " + "),
-            infix: infix.isEmpty ? "0" : infix.joined(separator: " + "))
+            infix: infix.isEmpty ? "0" : infix.joined(separator: " + "),
+            accents: accents.isEmpty ? "0" : accents.joined(separator: " + "))
         let weights = plan.weights.map { String($0) }.joined(separator: ", ")
         return """
             SELECT '\(plan.kind.rawValue)' AS kind, m.rowid AS id, -m.bm25 AS score, \(tier) AS whole,

@@ -117,23 +117,28 @@ public struct SearchHit: Sendable, Equatable {
     /// How many query tokens match only inside a word, not at its start (substring matching;
     /// ranked third, fewer first).
     public var infixMatches: Int = 0
+    /// How many query tokens typed with accents (or other letters that fold: ø, ß...) match
+    /// a word written with the same letters (ranked fourth, more first).
+    public var accentMatches: Int = 0
 
     /// Creates a hit.
     public init(
         record: Record, score: Double, wholeTokenMatches: Int, typos: Int = 0,
-        infixMatches: Int = 0
+        infixMatches: Int = 0, accentMatches: Int = 0
     ) {
         self.record = record
         self.score = score
         self.wholeTokenMatches = wholeTokenMatches
         self.typos = typos
         self.infixMatches = infixMatches
+        self.accentMatches = accentMatches
     }
 
     /// The hit's rank before bm25 (see ``RankTier``).
     init(record: Record, score: Double, tier: RankTier) {
         self.init(
             record: record, score: score, wholeTokenMatches: tier.wholeTokenMatches,
-            typos: tier.typos, infixMatches: tier.infixMatches)
+            typos: tier.typos, infixMatches: tier.infixMatches,
+            accentMatches: tier.accentMatches)
     }
 }

@@ -38,7 +38,9 @@ struct Vocabulary {
         try database.cachedStatement(
             sql: "SELECT term, doc FROM \(kind.tableName)_vocabulary ORDER BY term"
         ).forEachRow { row in
-            vocabulary.append(row.bytes(at: 0), records: row.int(at: 1))
+            let word = row.bytes(at: 0)
+            // Accent forms (see FoldingTokenizer.accentMarker) are not words one could type.
+            if word.first != 0x01 { vocabulary.append(word, records: row.int(at: 1)) }
         }
         // A read-only or busy database only misses the cache.
         try? database.cachedStatement(

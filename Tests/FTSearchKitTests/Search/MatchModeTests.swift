@@ -199,6 +199,21 @@ import Testing
         #expect(hits.last?.record.displayName == "Lorraine Valentina")
     }
 
+    @Test func accentsTypedRankTheSameAccentsFirst() throws {
+        // "mül": Müller matches with the accent typed, Mullins only after folding; bm25 alone
+        // would put Anna Mullins first (her match is in a shorter record).
+        let hits = try index.search(SearchRequest(text: "mül", kinds: .people)).hits
+        #expect(hits.map(\.record.displayName) == ["Joanna Müller", "Anna Mullins"])
+        #expect(hits.map(\.accentMatches) == [1, 0])
+        let folded = try index.search(SearchRequest(text: "mul", kinds: .people)).hits
+        #expect(folded.allSatisfy { $0.accentMatches == 0 })
+        for match in [MatchMode.exact, .fuzzy] {
+            let exact = try index.search(
+                SearchRequest(text: "müller", kinds: .people, match: match))
+            #expect(exact.hits.first?.record.displayName == "Joanna Müller")
+        }
+    }
+
     @Test func exactMatchesWholeWordsOnly() throws {
         #expect(try names("ann", .exact) == ["Ann Lee", "Zed Smith"])
         #expect(try names("ann", .prefix).count == 4)
