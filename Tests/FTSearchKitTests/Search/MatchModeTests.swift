@@ -199,6 +199,19 @@ import Testing
         #expect(hits.last?.record.displayName == "Lorraine Valentina")
     }
 
+    @Test func substringIndexStaysExactThroughEditsAndImports() throws {
+        let added = try index.insert(Person(firstName: "Quirinus", lastName: "Zyx", company: ""))
+        #expect(try names("irin", .substring) == ["Quirinus Zyx"])
+        try index.update(Person.self, id: try #require(added.id)) { $0.firstName = "Quentin" }
+        #expect(try names("irin", .substring).isEmpty)
+        #expect(try names("uent", .substring) == ["Quentin Zyx"])
+        try index.importPeople([("Irina", "Zyx", "")])
+        #expect(try names("irin", .substring) == ["Irina Zyx"])
+        try index.delete(Person.self, ids: [try #require(added.id)])
+        #expect(try names("zyx", .substring) == ["Irina Zyx"])
+        #expect(try index.check().isEmpty)
+    }
+
     @Test func accentsTypedRankTheSameAccentsFirst() throws {
         // "mül": Müller matches with the accent typed, Mullins only after folding; bm25 alone
         // would put Anna Mullins first (her match is in a shorter record).
