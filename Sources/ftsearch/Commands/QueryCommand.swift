@@ -14,7 +14,8 @@ struct QueryCommand: ContextualCommand {
             the whole word with typos (1 from 5 letters, 2 from 9: 'smiht' finds Smith). TEXT \
             is always literal: quotes, '*', '-' and AND/OR/NOT are plain text. Whole-word \
             matches rank first, then fewer typos, then matches at the start of a word, then \
-            bm25 relevance with names above companies. A search that finds nothing suggests a \
+            words matching with the accents typed, then bm25 relevance with names above \
+            companies. A search that finds nothing suggests a \
             correction (table and json). Empty TEXT lists every record. Start TEXT with '-' \
             after '--': ftsearch query -- -ann
             """)
