@@ -9,17 +9,20 @@ extension SearchIndex {
         try database.makeStatement(sql: "PRAGMA integrity_check").forEachRow { row in
             if let line = row.text(at: 0), line != "ok" { problems.append(line) }
         }
-        for kind in Kind.allCases where try !isIndexConsistent(kind) {
-            problems.append(
-                "the \(kind.indexName) index does not match the \(kind.tableName) table "
-                    + "(run 'ftsearch rebuild')")
+        for kind in Kind.allCases {
+            let sync = IndexSync(kind: kind)
+            for index in sync.indexes where try !isConsistent(index, of: sync) {
+                problems.append(
+                    "the \(index.name) index does not match the \(kind.tableName) table "
+                        + "(run 'ftsearch rebuild')")
+            }
         }
         return problems
     }
 
-    private func isIndexConsistent(_ kind: Kind) throws -> Bool {
+    private func isConsistent(_ index: FullTextIndex, of sync: IndexSync) throws -> Bool {
         do {
-            try database.execute(sql: IndexSync(kind: kind).integrityCheckSQL)
+            try database.execute(sql: sync.integrityCheckSQL(of: index))
             return true
         } catch  where error.isCorruption {
             return false

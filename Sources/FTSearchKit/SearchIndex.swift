@@ -48,11 +48,15 @@ public final class SearchIndex {
     ///   - path: The database file.
     ///   - mode: Whether a missing file is created.
     ///   - clock: The current time, for timestamps (tests pass a fixed one).
+    ///   - onMigrationProgress: Hears how far a migration that re-indexes every record has
+    ///     come (records done, and as bytes the records done out of all records), so a
+    ///     command can show the import's progress line.
     /// - Throws: ``DatabaseOpenError`` when the file is missing, is not an ftsearch database,
     ///   or comes from a newer version; ``SQLiteError`` when SQLite fails.
     public init(
         path: String, mode: OpenMode = .createIfMissing,
-        clock: @escaping @Sendable () -> Timestamp = Timestamp.now
+        clock: @escaping @Sendable () -> Timestamp = Timestamp.now,
+        onMigrationProgress: (ImportProgress) -> Void = { _ in }
     ) throws {
         self.path = path
         self.clock = clock
@@ -61,12 +65,20 @@ public final class SearchIndex {
             try Self.createParentDirectories(of: path)
         }
         database = try Self.openDatabase(at: path)
-        try prepareConnection()
+        try prepareConnection(onMigrationProgress: onMigrationProgress)
+    }
+
+    /// Opens another connection to the database at `path`, with ftsearch's tokenizers
+    /// registered (every connection that reads or writes the indexes needs them).
+    static func openConnection(path: String) throws(SQLiteError) -> Database {
+        let database = try Database(path: path)
+        try FoldingTokenizer.register(on: database)
+        return database
     }
 
     /// Sets the connection up, refuses files that are not ftsearch databases or come from a
     /// newer version, and migrates older ones; reads the schema version once.
-    private func prepareConnection() throws {
+    private func prepareConnection(onMigrationProgress: (ImportProgress) -> Void) throws {
         do {
             try database.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
             let version = try Migrator.version(of: database)
@@ -80,11 +92,12 @@ public final class SearchIndex {
                 throw DatabaseOpenError.notADatabase(
                     path: path, reason: "it holds tables of another program")
             }
+            try FoldingTokenizer.register(on: database)
             if try database.fetchText(sql: "PRAGMA journal_mode") != "wal" {
                 try database.execute(sql: "PRAGMA journal_mode = WAL")
             }
             if version < Schema.migrator.latestVersion {
-                try Schema.migrator.migrate(database)
+                try Schema.migrator.migrate(database, onProgress: onMigrationProgress)
             }
         } catch let error as SQLiteError where error.isCorruption {
             throw DatabaseOpenError.notADatabase(path: path, reason: error.message)
@@ -97,8 +110,7 @@ public final class SearchIndex {
     var tokenizer: FTS5Tokenizer {
         get throws {
             if let cachedTokenizer { return cachedTokenizer }
-            let tokenizer = try FTS5Tokenizer(
-                database: database, arguments: ["remove_diacritics", "2"])
+            let tokenizer = try FTS5Tokenizer(database: database, name: FoldingTokenizer.name)
             cachedTokenizer = tokenizer
             return tokenizer
         }

@@ -4,6 +4,12 @@
 //       For each query (lines "class<TAB>text"): the default ranked plan and the reference
 //       plan (bm25 over every match), warm, alternated, top 20 with total. Checks that both
 //       give the same results. Prints "class plan p50_ms p90_ms p99_ms count" rows.
+//   ftsearch-bench forgiving DB QUERIES.tsv
+//       Forgiving search (lines "class<TAB>text"): substring3 against the naive LIKE plan,
+//       substring1/substring2/fuzzy against prefix matching of the same text, didyoumean alone.
+//       Prints "class plan p50_ms p90_ms p99_ms count" rows.
+//   ftsearch-bench substring-build DB
+//       Rebuilds the substring indexes; prints "substring-build SECONDS".
 //   ftsearch-bench history DB HISTORY.txt
 //       Records every line as a search in the history; prints "history record p50 p90 p99 count".
 @_spi(Benchmarking) import FTSearchKit
@@ -47,7 +53,78 @@ func format(_ value: Double) -> String {
     return "\(scaled)"
 }
 
+/// Times `run` on each query, warm.
+func timings(of queries: [String], _ run: (String) throws -> Void) throws -> [Double] {
+    let clock = ContinuousClock()
+    return try queries.map { text in
+        try run(text)  // warm the pages this query reads
+        return milliseconds(try clock.measure { try run(text) })
+    }
+}
+
+func printRow(_ name: String, _ plan: String, _ values: [Double]) {
+    print(
+        [
+            name, plan, format(percentile(values, 0.5)), format(percentile(values, 0.9)),
+            format(percentile(values, 0.99)), String(values.count),
+        ].joined(separator: "\t"))
+}
+
+/// The naive substring plan: LIKE over the three columns, counted, top 20 by sort name.
+func naiveSubstringSearch(_ database: Database, _ text: String) throws {
+    let filter = "first_name LIKE ?1 OR last_name LIKE ?1 OR company LIKE ?1"
+    let pattern = "%" + text + "%"
+    _ = try database.fetchInt(
+        sql: "SELECT count(*) FROM people WHERE \(filter)", arguments: [pattern])
+    try database.cachedStatement(
+        sql: """
+            SELECT id, first_name, last_name, company, extra FROM people WHERE \(filter)
+            ORDER BY (last_name || ' ' || first_name) COLLATE NOCASE, id LIMIT 20
+            """
+    ).forEachRow([pattern]) { _ in }
+}
+
+/// Forgiving search: substring3 against the naive LIKE plan; substring1, substring2 and fuzzy
+/// against prefix matching of the same text; didyoumean alone.
+func benchmarkForgivingSearch(_ index: SearchIndex, path: String, queries file: String) throws {
+    var classes: [String] = []
+    var queries: [String: [String]] = [:]
+    for line in lines(of: file) {
+        let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { continue }
+        if queries[parts[0]] == nil { classes.append(parts[0]) }
+        queries[parts[0], default: []].append(parts[1])
+    }
+    let database = try Database(path: path, mode: .readOnly)
+    func search(_ match: MatchMode) -> (String) throws -> Void {
+        { _ = try index.search(SearchRequest(text: $0, kinds: .people, limit: 20, match: match)) }
+    }
+    for name in classes {
+        let texts = queries[name] ?? []
+        switch name {
+        case "substring3":
+            printRow(name, "fast", try timings(of: texts, search(.substring)))
+            printRow(
+                name, "naive", try timings(of: texts) { try naiveSubstringSearch(database, $0) })
+        case "didyoumean":
+            let didYouMean = try timings(of: texts) {
+                _ = try index.didYouMean(for: SearchRequest(text: $0, kinds: .people))
+            }
+            printRow(name, "fast", didYouMean)
+        default:
+            let mode: MatchMode = name == "fuzzy" ? .fuzzy : .substring
+            printRow(name, "fast", try timings(of: texts, search(mode)))
+            printRow(name, "prefix", try timings(of: texts, search(.prefix)))
+        }
+    }
+}
+
 let arguments = CommandLine.arguments
+if arguments.count == 3 && arguments[1] == "substring-build" {
+    let index = try SearchIndex(path: arguments[2], mode: .existingOnly)
+    print("substring-build\t\(format(try index.rebuildSubstringIndexes()))")
+    exit(0)
+}
 guard arguments.count >= 4 else {
     printError("usage: ftsearch-bench latency|history DB FILE [MAX [MAX-ONE-LETTER]]\n")
     exit(64)
@@ -100,6 +177,8 @@ case "latency":
     }
     print("mismatches\t\(mismatches)")
     if mismatches > 0 { exit(1) }
+case "forgiving":
+    try benchmarkForgivingSearch(index, path: arguments[2], queries: arguments[3])
 case "history":
     let history = try index.history
     var timings: [Double] = []

@@ -7,9 +7,13 @@ ROOT is the repository (release binaries in ROOT/.build/release), WORK the scrat
 (generated data is kept there between runs). Prints one markdown table; raw numbers go to
 WORK/results.json.
 """
+import csv
+import itertools
 import json
 import os
 import platform
+import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -24,6 +28,8 @@ VENV_BIN = os.path.join(WORK, "venv", "bin")
 FTSEARCH = os.path.join(BIN, "ftsearch")
 BENCH = os.path.join(BIN, "ftsearch-bench")
 SQLITE_UTILS = os.path.join(VENV_BIN, "sqlite-utils")
+BEFORE = os.environ.get("FTSEARCH_BEFORE")  # scripts/bench --before REV: an older build
+BEFORE_NAME = os.environ.get("FTSEARCH_BEFORE_NAME", "before")
 ENV = dict(os.environ, FTSEARCH_NO_HISTORY="1")
 ENV.pop("FTSEARCH_DB", None)
 results = {"sizes": {}, "machine": {}}
@@ -248,12 +254,93 @@ def naive_query_sql(token):
             "c.last_name || ' ' || c.first_name COLLATE NOCASE, c.id LIMIT 20;")
 
 
+def forgiving_queries(n, data):
+    """Seeded queries for forgiving search, drawn from the first 20,000 people: infixes of 3-5,
+    1 and 2 letters (from inside words), words of 5+ letters with one letter replaced (fuzzy),
+    and words of 6+ letters with two letters replaced (did-you-mean). Written once per size."""
+    path = os.path.join(WORK, f"forgiving-queries-{label(n)}.tsv")
+    rng = random.Random(8)
+    words = []
+    with open(os.path.join(data, "people.csv"), newline="") as f:
+        for row in itertools.islice(csv.DictReader(f), 20_000):
+            for field in ("first_name", "last_name", "company"):
+                words += [w.lower() for w in re.findall(r"[^\W\d_]+", row[field]) if len(w) >= 5]
+    letters = "abcdefghijklmnopqrstuvwxyz"
+
+    def infix(length):
+        word = rng.choice(words)
+        start = rng.randint(1, len(word) - length)
+        return word[start:start + length]
+
+    def typo(word, count):
+        chars = list(word)
+        for position in rng.sample(range(1, len(chars)), count):
+            chars[position] = rng.choice(letters.replace(chars[position], ""))
+        return "".join(chars)
+
+    lines = [f"substring3\t{infix(rng.randint(3, 4))}" for _ in range(200)]
+    lines += [f"substring1\t{infix(1)}" for _ in range(25 if n >= 1_000_000 else 100)]
+    lines += [f"substring2\t{infix(2)}" for _ in range(100)]
+    lines += [f"fuzzy\t{typo(rng.choice(words), 1)}" for _ in range(200)]
+    lines += [f"didyoumean\t{typo(rng.choice([w for w in words[:2000] if len(w) >= 6]), 2)}"
+              for _ in range(100)]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def run_forgiving(n, data, db):
+    """Forgiving-search latency, and the substring (trigram) index's build time and size."""
+    out = subprocess.run([BENCH, "forgiving", db, forgiving_queries(n, data)],
+                         check=True, capture_output=True, text=True, env=ENV).stdout
+    forgiving = {}
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if len(parts) == 6:
+            forgiving[f"{parts[0]} {parts[1]}"] = {"p50": float(parts[2]), "p90": float(parts[3]),
+                                                   "p99": float(parts[4]), "count": int(parts[5])}
+    build = subprocess.run([BENCH, "substring-build", db], check=True, capture_output=True,
+                           text=True, env=ENV).stdout.split("\t")
+    forgiving["substring build seconds"] = float(build[1])
+    size = subprocess.run(["sqlite3", db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE '%\\_substring%' ESCAPE '\\'"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    forgiving["substring size bytes"] = int(size or 0)
+    return forgiving
+
+
+def print_forgiving_rows(name, size):
+    """The forgiving-search rows of issue 8 for one size."""
+    f = size.get("forgiving")
+    if not f:
+        return
+    fast, naive = f.get("substring3 fast"), f.get("substring3 naive")
+    if fast and naive:
+        for p in ("p50", "p99"):
+            print(f"| {name} | substring 3+ letters {p}, in-process (ms) | {fast[p]:.2f} | {naive[p]:.2f} (naive LIKE) | "
+                  f"{ratio(naive[p], fast[p])} faster | ≥ 10× faster |")
+    for cls, title in (("substring1", "substring 1 letter"), ("substring2", "substring 2 letters"),
+                       ("fuzzy", "fuzzy (one typo, 5+ letters)")):
+        fast, prefix = f.get(f"{cls} fast"), f.get(f"{cls} prefix")
+        if fast and prefix:
+            print(f"| {name} | {title} p99, in-process (ms) | {fast['p99']:.2f} | {prefix['p99']:.2f} (prefix, same text) | "
+                  f"{ratio(fast['p99'], prefix['p99'])} | ≤ 4× |")
+    dym = f.get("didyoumean fast")
+    if dym:
+        print(f"| {name} | did-you-mean added latency p50 / p99 (ms) | {dym['p50']:.2f} / {dym['p99']:.2f} | | | ≤ 20 ms |")
+    ft_import = median(size["imports"]["ftsearch csv"]["wall"])
+    print(f"| {name} | substring index build (s), share of CSV import | {f['substring build seconds']:.2f} | "
+          f"{ft_import:.2f} (whole import) | {f['substring build seconds'] / ft_import:.0%} | |")
+    print(f"| {name} | substring index size (MiB), share of database | {f['substring size bytes'] / 2**20:.0f} | "
+          f"{size['imports']['ftsearch csv']['size'] / 2**20:.0f} (database) | "
+          f"{f['substring size bytes'] / size['imports']['ftsearch csv']['size']:.0%} | |")
+
+
 SUGGEST_SQL = """SELECT text, use_count, last_used FROM history
 WHERE instr(' ' || key, ' ' || 'an') > 0 AND ('all' = 'all' OR kind = 'all' OR kind = 'all') AND (0 OR result_count > 0)
 ORDER BY substr(key, 1, length('an')) <> 'an', use_count DESC, last_used DESC, text LIMIT 10;"""
 
 
-def whole_process(n, data, ft_db, su_db):
+def whole_process(n, data, ft_db, su_db, floor_db):
     history_db = os.path.join(WORK, f"history-{label(n)}.db")
     shutil.copy(ft_db, history_db)
     out = subprocess.run([BENCH, "history", history_db, os.path.join(data, "history.txt")],
@@ -261,15 +348,20 @@ def whole_process(n, data, ft_db, su_db):
     history = {"p50": float(out[2]), "p90": float(out[3]), "p99": float(out[4]), "count": int(out[5])}
     commands = {
         "query ftsearch": [FTSEARCH, "query", "ann", "--limit", "20", "--format", "tsv", "--db", ft_db],
-        "query sqlite3": ["sqlite3", "-tabs", ft_db, naive_query_sql("ann")],
+        # The sqlite3 CLI cannot read ftsearch's indexes (their tokenizer is ftsearch's own), so
+        # it runs the naive SQL on the floor's database: the same rows, unicode61 index.
+        "query sqlite3": ["sqlite3", "-tabs", floor_db, naive_query_sql("ann")],
         "query sqlite-utils": [SQLITE_UTILS, "search", su_db, "people", "ann*", "--limit", "20", "--tsv"],
         "suggest ftsearch": [FTSEARCH, "suggest", "an", "--db", history_db],
         "suggest sqlite3": ["sqlite3", "-tabs", history_db, SUGGEST_SQL],
     }
+    if BEFORE:
+        commands["query before"] = [BEFORE] + commands["query ftsearch"][1:]
+        commands["suggest before"] = [BEFORE] + commands["suggest ftsearch"][1:]
     # ftsearch query runs as users run it, logging the search to the history.
     with_history = dict(ENV)
     with_history.pop("FTSEARCH_NO_HISTORY", None)
-    environments = {name: (with_history if name == "query ftsearch" else ENV) for name in commands}
+    environments = {name: (with_history if name.startswith("query") else ENV) for name in commands}
     times = {name: [] for name in commands}
     runs = 30
     for run in range(runs + 2):
@@ -279,6 +371,24 @@ def whole_process(n, data, ft_db, su_db):
             if run >= 2:  # two warm-up rounds
                 times[name].append((time.perf_counter() - start) * 1000)
     return {name: median(values) for name, values in times.items()}, history
+
+
+def tab_completion(history_db, runs=200):
+    """One Tab after `ftsearch query --db DB an` in bash: the whole process that the completion
+    script starts (swift-argument-parser's ---completion call), p50 and p99 of `runs`."""
+    words = ["ftsearch", "query", "--db", history_db, "an"]
+    command = [FTSEARCH, "---completion", "query", "--", "positional@0", "4", "2"] + words
+    env = dict(ENV, SAP_SHELL="bash", SAP_SHELL_VERSION="5.2")
+    times = []
+    for run in range(runs + 5):
+        start = time.perf_counter()
+        out = subprocess.run(command, check=True, env=env, capture_output=True, text=True).stdout
+        if run >= 5:
+            times.append((time.perf_counter() - start) * 1000)
+    if not out.strip():
+        raise SystemExit("the completion call offered nothing: the benchmark would time an empty path")
+    times.sort()
+    return {"p50": median(times), "p99": times[int(len(times) * 0.99) - 1]}
 
 
 def machine():
@@ -306,11 +416,16 @@ def main():
         size["exports"] = run_exports(n, ft_db)
         log(f"  query latency {label(n)}")
         size["latency"] = run_latency(n, data, ft_db)
+        log(f"  interactive latency {label(n)}")
         size["interactive"] = run_interactive(n, data, ft_db)
-        if n == SIZES[-1]:
+        log(f"  forgiving search {label(n)}")
+        size["forgiving"] = run_forgiving(n, data, ft_db)
+        if n >= 100_000:
             log(f"  whole-process {label(n)}")
             size["process"], size["history"] = whole_process(n, data, ft_db,
-                                                             os.path.join(WORK, f"sqlite-utils-csv-{label(n)}.db"))
+                                                             os.path.join(WORK, f"sqlite-utils-csv-{label(n)}.db"),
+                                                             os.path.join(WORK, f"floor-csv-{label(n)}.db"))
+            size["completion"] = tab_completion(os.path.join(WORK, f"history-{label(n)}.db"))
     results["seconds"] = time.perf_counter() - started
     with open(os.path.join(WORK, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
@@ -365,6 +480,7 @@ def print_table():
                       f"{ratio(naive[p], fast[p])} faster | {'≥ 5× faster' if p != 'p90' else ''} |")
         print(f"| {name} | fast and naive results differ | {latency.get('mismatches', '?')} queries | | | 0 |")
         print_interactive_rows(name, size)
+        print_forgiving_rows(name, size)
         if "process" in size:
             p = size["process"]
             print(f"| {name} | `query ann --limit 20` whole process (ms) | {p['query ftsearch']:.1f} | "
@@ -375,6 +491,21 @@ def print_table():
                   f"{p['suggest sqlite3']:.1f} (sqlite3 CLI) | {ratio(p['suggest ftsearch'], p['suggest sqlite3'])} | ≤ 2.5× |")
             h = size["history"]
             print(f"| {name} | log one search to history, p50 / p99 (ms) | {h['p50']:.3f} / {h['p99']:.3f} | | | ≤ 1 ms |")
+            print_startup_rows(name, size)
+
+
+def print_startup_rows(name, size):
+    """Whole commands against an older build (--before), and one Tab of shell completion."""
+    p = size["process"]
+    for command in ("query", "suggest"):
+        if f"{command} before" in p:
+            ours, theirs = p[f"{command} ftsearch"], p[f"{command} before"]
+            print(f"| {name} | `{command} an{'n' if command == 'query' else ''}` whole process vs "
+                  f"{BEFORE_NAME} (ms) | {ours:.1f} | {theirs:.1f} ({BEFORE_NAME}) | "
+                  f"{ours - theirs:+.1f} ms | < +3 ms |")
+    c = size["completion"]
+    print(f"| {name} | one Tab: `ftsearch query an<Tab>`, 100k history, whole process p50 / p99 (ms) | "
+          f"{c['p50']:.1f} / {c['p99']:.1f} | | | p99 ≤ 30 ms |")
 
 
 if __name__ == "__main__":

@@ -30,10 +30,15 @@ ensure_swift() {
 # Points SwiftPM at the package mirrors in ../shared/swiftpm when they exist (machines that reach
 # no public git host); elsewhere Package.swift's public URLs resolve as usual.
 use_package_mirrors() {
+    use_package_mirrors_in "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+}
+
+# The same for another checkout of the package (scripts/bench --before builds one).
+use_package_mirrors_in() {
     local mirrors
     mirrors="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/swiftpm/use-mirrors"
     if [ -x "$mirrors" ]; then
-        "$mirrors" "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+        "$mirrors" "$1"
     fi
 }
 

@@ -2,7 +2,7 @@
 ///
 /// On ``begin()`` it drops the index triggers (see ``IndexSync``) and notes the highest id; each
 /// ``write(_:)`` upserts a content row, first removing a replaced row's old tokens from the
-/// index; ``finish()`` indexes every new or replaced row with one statement and restores the
+/// indexes; ``finish()`` indexes every new or replaced row with one statement and restores the
 /// triggers. All of it happens inside the caller's transaction.
 ///
 /// The store API writes its few records with the same statement, leaving the triggers to index
@@ -41,7 +41,7 @@ final class BulkWriter {
     private var upsert: Statement?
     private var extraJSON: [UInt8] = []
     private var exists: Statement?
-    private var unindex: Statement?
+    private var unindex: [Statement] = []
     private var addToReindexList: Statement?
 
     init(kind: Kind, database: Database, timestamp: Timestamp, indexing: Indexing = .atFinish) {
@@ -82,7 +82,7 @@ final class BulkWriter {
                 ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", ")), created_at = coalesce(?\(created), created_at)
                 """)
         exists = try database.makeStatement(sql: "SELECT 1 FROM \(kind.tableName) WHERE id = ?1")
-        unindex = try database.makeStatement(sql: sync.unindexRowSQL)
+        unindex = try sync.unindexRowSQL.map { try database.makeStatement(sql: $0) }
         addToReindexList = try database.makeStatement(sql: sync.addToReindexListSQL)
     }
 
@@ -131,7 +131,7 @@ final class BulkWriter {
     /// Takes a stored row that is about to be replaced out of the index (once per import), and
     /// lists a reused low id for indexing; rows above the old highest id are indexed anyway.
     private func prepareIndex(forRecordWithID id: Int64?) throws -> Outcome {
-        guard let id, let exists, let unindex, let addToReindexList else { return .inserted }
+        guard let id, let exists, let addToReindexList else { return .inserted }
         if id > highestID {
             highestID = id
             return .inserted
@@ -140,7 +140,7 @@ final class BulkWriter {
         guard id <= highestIDBefore else { return isStored ? .updated : .inserted }
         try addToReindexList.execute([id])
         if isStored && database.changesCount == 1 {
-            try unindex.execute([id])
+            for statement in unindex { try statement.execute([id]) }
         }
         return isStored ? .updated : .inserted
     }
@@ -163,10 +163,13 @@ final class BulkWriter {
         guard indexing == .atFinish else { return }
         // Merging segments while they are written makes one big INSERT ... SELECT 1.6 times
         // slower; merge once crisis-merging demands it instead, then restore the setting.
-        let automerge = try database.fetchInt(sql: sync.automergeSettingSQL)
-        try database.execute(sql: sync.setAutomergeSQL(0))
-        try database.makeStatement(sql: sync.indexNewRowsSQL).execute([highestIDBefore])
-        try database.execute(sql: sync.setAutomergeSQL(automerge ?? IndexSync.defaultAutomerge))
+        for (index, sql) in zip(sync.indexes, sync.indexNewRowsSQL) {
+            let automerge = try database.fetchInt(sql: sync.automergeSettingSQL(of: index))
+            try database.execute(sql: sync.setAutomergeSQL(0, of: index))
+            try database.makeStatement(sql: sql).execute([highestIDBefore])
+            try database.execute(
+                sql: sync.setAutomergeSQL(automerge ?? IndexSync.defaultAutomerge, of: index))
+        }
         for index in droppedIndexes {
             try database.execute(sql: index.sql)
         }
@@ -175,7 +178,7 @@ final class BulkWriter {
         try database.execute(sql: sync.createTriggersSQL)
         upsert = nil
         exists = nil
-        unindex = nil
+        unindex = []
         addToReindexList = nil
     }
 }

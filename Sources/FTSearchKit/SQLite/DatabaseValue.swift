@@ -29,6 +29,11 @@ extension Substring: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { .text(String(self)) }
 }
 
+extension [UInt8]: DatabaseValueConvertible {
+    /// The bytes as a blob.
+    public var databaseValue: DatabaseValue { .blob(self) }
+}
+
 extension Int: DatabaseValueConvertible {
     /// The integer.
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }

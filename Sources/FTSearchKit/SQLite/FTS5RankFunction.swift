@@ -10,33 +10,43 @@ import CSQLite
 /// (https://sqlite.org/fts5.html#custom_auxiliary_functions).
 ///
 /// The auxiliary function `ftsearch_rank(fts, ?)` is called with this collector bound as a
-/// pointer. The query's phrases must be the `tokenCount` prefix phrases first, then the
-/// `tokenCount` whole-token phrases: `("ann"* AND "mül"*) OR "ann" OR "mül"`. For each row
-/// that matches every prefix phrase, it counts the row, takes its whole-token count from the
-/// whole-token phrases and an upper bound of its bm25 score from the phrase hits alone; only
-/// when that bound can reach the best `capacity` rows seen so far does it read the row's size
-/// and compute the exact score. The score is computed with the same expression, in the same
-/// order, as FTS5's own `bm25()` (fts5_aux.c), so it is the same double.
+/// pointer, on the ranking query of a ``MatchPlan``: its match phrases first (any of a token's
+/// match phrases matches that token), then its signal phrases. For each row where every token
+/// has a match-phrase hit, it counts the row, takes its ``RankTier`` from the hits (whole-word
+/// matches, typos, infix matches, accent matches) and an upper bound of its bm25 score from the match phrases'
+/// hits alone; only when that bound can reach the best `capacity` rows seen so far does it read
+/// the row's size and compute the exact score. The score is computed with the same expression,
+/// in the same order, as FTS5's own `bm25()` over the match query (fts5_aux.c), so it is the
+/// same double.
 ///
-/// For one token the IDF is the same for every row, so it is applied at the end (see
-/// ``finish()``), which spares the extra pass over the doclist that `bm25()` makes for it.
+/// For a single match phrase the IDF is the same for every row, so it is applied at the end
+/// (see ``finish()``), which spares the extra pass over the doclist that `bm25()` makes for it.
 final class FTS5RankCollector {
     /// A row that may be among the best.
     struct Candidate {
         var rowid: Int64
+        /// The ``RankTier`` raw value.
         var whole: Int
         /// The bm25 score (`-bm25()`), or for one token the score without its IDF factor.
         var value: Double
     }
 
     let tokenCount: Int
+    /// The number of match phrases (the first phrases of the query).
+    let matchCount: Int
     let weights: [Double]
     let capacity: Int
-    /// The rows matching every prefix phrase.
+    /// The rows where every token matched.
     private(set) var total = 0
     private(set) var candidates: [Candidate] = []
-    /// The IDF of each prefix phrase (all 1 for one token until ``finish()``).
+    /// The IDF of each match phrase (all 1 for a single phrase until ``finish()``).
     private(set) var idf: [Double]
+    /// Per phrase: its token, and what a hit says (see ``MatchPlan/Phrase``).
+    private let phraseTokens: [Int]
+    private let phraseTypos: [Int]
+    private let phraseIsWhole: [Bool]
+    private let phraseStartsWord: [Bool]
+    private let phraseIsAccentExact: [Bool]
     private var averageSize = 0.0
     private var isStarted = false
     private var heap: [Candidate] = []  // min-heap on (whole, value): the best `capacity` so far
@@ -47,7 +57,11 @@ final class FTS5RankCollector {
     // Per-row scratch space, as raw buffers: no exclusivity checks in the per-row loop.
     private let frequencies: UnsafeMutableBufferPointer<Double>
     private let hitCounts: UnsafeMutableBufferPointer<Int>
-    private let wholeFlags: UnsafeMutableBufferPointer<Bool>
+    private let tokenMatched: UnsafeMutableBufferPointer<Bool>
+    private let tokenWhole: UnsafeMutableBufferPointer<Bool>
+    private let tokenStartsWord: UnsafeMutableBufferPointer<Bool>
+    private let tokenTypos: UnsafeMutableBufferPointer<Int>
+    private let tokenAccentExact: UnsafeMutableBufferPointer<Bool>
     private var failure: Int32 = SQLITE_OK
 
     /// Where row sizes are read from directly: the connection and the docsize table.
@@ -55,18 +69,27 @@ final class FTS5RankCollector {
     private var sizeBlob: OpaquePointer?
 
     init(
-        tokenCount: Int, weights: [Double], capacity: Int, database: Database? = nil,
-        sizeTable: String? = nil
+        plan: MatchPlan, capacity: Int, database: Database? = nil, sizeTable: String? = nil
     ) {
         if let database, let sizeTable { sizeSource = (database, sizeTable) }
-        precondition(tokenCount > 0 && capacity > 0)
-        self.tokenCount = tokenCount
-        self.weights = weights
+        precondition(plan.tokenCount > 0 && plan.matchPhraseCount > 0 && capacity > 0)
+        tokenCount = plan.tokenCount
+        matchCount = plan.matchPhraseCount
+        weights = plan.weights
         self.capacity = capacity
-        idf = Array(repeating: 1, count: tokenCount)
-        frequencies = .allocate(capacity: tokenCount)
-        hitCounts = .allocate(capacity: tokenCount)
-        wholeFlags = .allocate(capacity: tokenCount)
+        phraseTokens = plan.phrases.map(\.token)
+        phraseTypos = plan.phrases.map(\.typos)
+        phraseIsWhole = plan.phrases.map(\.isWhole)
+        phraseStartsWord = plan.phrases.map(\.startsWord)
+        phraseIsAccentExact = plan.phrases.map(\.isAccentExact)
+        idf = Array(repeating: 1, count: matchCount)
+        frequencies = .allocate(capacity: matchCount)
+        hitCounts = .allocate(capacity: matchCount)
+        tokenMatched = .allocate(capacity: tokenCount)
+        tokenWhole = .allocate(capacity: tokenCount)
+        tokenStartsWord = .allocate(capacity: tokenCount)
+        tokenTypos = .allocate(capacity: tokenCount)
+        tokenAccentExact = .allocate(capacity: tokenCount)
         heap.reserveCapacity(capacity)
     }
 
@@ -74,7 +97,11 @@ final class FTS5RankCollector {
         closeSizeReader()
         frequencies.deallocate()
         hitCounts.deallocate()
-        wholeFlags.deallocate()
+        tokenMatched.deallocate()
+        tokenWhole.deallocate()
+        tokenStartsWord.deallocate()
+        tokenTypos.deallocate()
+        tokenAccentExact.deallocate()
     }
 
     /// The rows that can be among the best `capacity` (ties with the last one included), best
@@ -83,9 +110,9 @@ final class FTS5RankCollector {
         guard failure == SQLITE_OK else {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
-        // One token: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
+        // One phrase: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
         let scale: Double? =
-            tokenCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
+            matchCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
         var rows = candidates.map { candidate in
             (
                 rowid: candidate.rowid, whole: candidate.whole,
@@ -107,7 +134,7 @@ final class FTS5RankCollector {
     /// rowid range): the union of two collections holds every row that can be among the best
     /// of the whole, since each half's threshold is at most the whole's.
     func absorb(_ other: FTS5RankCollector) {
-        precondition(other.tokenCount == tokenCount && other.capacity == capacity)
+        precondition(other.matchCount == matchCount && other.capacity == capacity)
         total += other.total
         candidates += other.candidates
         if !isStarted && other.isStarted {
@@ -138,8 +165,8 @@ final class FTS5RankCollector {
         guard code == SQLITE_OK else { return code }
         rowCount = rows
         averageSize = Double(tokens) / Double(rows)
-        guard tokenCount > 1 else { return SQLITE_OK }
-        for phrase in 0..<tokenCount {
+        guard matchCount > 1 else { return SQLITE_OK }
+        for phrase in 0..<matchCount {
             var hits: Int64 = 0
             code = api.pointee.xQueryPhrase(context, Int32(phrase), &hits) { _, _, user in
                 user?.assumingMemoryBound(to: Int64.self).pointee += 1
@@ -151,7 +178,7 @@ final class FTS5RankCollector {
         return SQLITE_OK
     }
 
-    /// bm25's sum over the prefix phrases for a row of `size` tokens (fts5Bm25Function).
+    /// bm25's sum over the match phrases for a row of `size` tokens (fts5Bm25Function).
     @inline(__always)
     private static func score(
         size: Double, frequencies: UnsafeMutableBufferPointer<Double>, idf: [Double],
@@ -177,14 +204,21 @@ final class FTS5RankCollector {
             guard code == SQLITE_OK else { return code }
         }
         let tokenCount = self.tokenCount
+        let matchCount = self.matchCount
         let weights = self.weights
         var instanceCount: Int32 = 0
         var code = api.pointee.xInstCount(context, &instanceCount)
         guard code == SQLITE_OK else { return code }
-        for phrase in 0..<tokenCount {
+        for phrase in 0..<matchCount {
             frequencies[phrase] = 0
             hitCounts[phrase] = 0
-            wholeFlags[phrase] = false
+        }
+        for token in 0..<tokenCount {
+            tokenMatched[token] = false
+            tokenWhole[token] = false
+            tokenStartsWord[token] = false
+            tokenTypos[token] = Int.max
+            tokenAccentExact[token] = false
         }
         for instance in 0..<instanceCount {
             var phrase: Int32 = 0
@@ -193,24 +227,40 @@ final class FTS5RankCollector {
             code = api.pointee.xInst(context, instance, &phrase, &column, &offset)
             guard code == SQLITE_OK else { return code }
             let index = Int(phrase)
-            if index < tokenCount {
+            guard index < phraseTokens.count else { continue }
+            let token = phraseTokens[index]
+            if index < matchCount {
                 frequencies[index] += Int(column) < weights.count ? weights[Int(column)] : 1.0
                 hitCounts[index] += 1
-            } else if index < 2 * tokenCount {
-                wholeFlags[index - tokenCount] = true
+                tokenMatched[token] = true
+                tokenTypos[token] = min(tokenTypos[token], phraseTypos[index])
             }
+            if phraseIsWhole[index] { tokenWhole[token] = true }
+            if phraseStartsWord[index] { tokenStartsWord[token] = true }
+            if phraseIsAccentExact[index] { tokenAccentExact[token] = true }
         }
         let idf = self.idf
         let averageSize = self.averageSize
-        var leastHits = Int.max
         var mostHits = 1
-        var whole = 0
-        for phrase in 0..<tokenCount {
-            leastHits = min(leastHits, hitCounts[phrase])
+        for phrase in 0..<matchCount {
             mostHits = max(mostHits, hitCounts[phrase])
-            if wholeFlags[phrase] { whole += 1 }
         }
-        guard leastHits > 0 else { return SQLITE_OK }  // matched a whole-token phrase only
+        var wholeCount = 0
+        var typos = 0
+        var infix = 0
+        var accents = 0
+        for token in 0..<tokenCount {
+            // A row that only a signal phrase brought in does not match.
+            guard tokenMatched[token] else { return SQLITE_OK }
+            if tokenWhole[token] { wholeCount += 1 }
+            if !tokenStartsWord[token] && !tokenWhole[token] { infix += 1 }
+            typos += tokenTypos[token]
+            if tokenAccentExact[token] { accents += 1 }
+        }
+        let whole = RankTier(
+            wholeTokenMatches: wholeCount, typos: typos, infixMatches: infix,
+            accentMatches: accents
+        ).rawValue
         total += 1
         if let least = threshold {
             if whole < least.whole { return SQLITE_OK }

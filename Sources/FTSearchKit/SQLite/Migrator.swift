@@ -9,8 +9,9 @@ public struct Migrator: Sendable {
     public struct Migration: Sendable {
         /// What the migration does, for people reading the code.
         public let name: String
-        /// Applies the migration; runs inside a transaction.
-        public let apply: @Sendable (Database) throws -> Void
+        /// Applies the migration; runs inside a transaction. A migration that rewrites many
+        /// rows reports how far it has come through the second argument.
+        public let apply: @Sendable (Database, (ImportProgress) -> Void) throws -> Void
     }
 
     /// The migrations, oldest first; migration `n` (0-based) brings the schema to version `n + 1`.
@@ -23,6 +24,14 @@ public struct Migrator: Sendable {
     public mutating func registerMigration(
         _ name: String, _ apply: @escaping @Sendable (Database) throws -> Void
     ) {
+        migrations.append(Migration(name: name) { database, _ in try apply(database) })
+    }
+
+    /// Appends a migration that reports its progress (one that rewrites many rows).
+    public mutating func registerMigration(
+        _ name: String,
+        _ apply: @escaping @Sendable (Database, (ImportProgress) -> Void) throws -> Void
+    ) {
         migrations.append(Migration(name: name, apply: apply))
     }
 
@@ -34,17 +43,20 @@ public struct Migrator: Sendable {
         try database.fetchInt(sql: "PRAGMA user_version") ?? 0
     }
 
-    /// Applies every migration `database` has not had yet.
+    /// Applies every migration `database` has not had yet; `onProgress` hears from migrations
+    /// that rewrite many rows.
     ///
     /// - Throws: ``SchemaVersionError`` when the database was written by a newer program, and
     ///   then changes nothing; ``SQLiteError`` when a migration fails (that migration is rolled
     ///   back).
-    public func migrate(_ database: Database) throws {
+    public func migrate(
+        _ database: Database, onProgress: (ImportProgress) -> Void = { _ in }
+    ) throws {
         try checkCompatibility(of: database)
         for (index, migration) in migrations.enumerated() {
             try database.inTransaction(.immediate) {
                 guard try Self.version(of: database) == index else { return }
-                try migration.apply(database)
+                try migration.apply(database, onProgress)
                 try database.execute(sql: "PRAGMA user_version = \(index + 1)")
             }
         }

@@ -158,6 +158,14 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// The bytes of the 0-based column `index` of the current row (a blob, or text as UTF-8);
+    /// empty for NULL.
+    public func bytes(at index: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
     /// The 0-based column `index` of the current row as a ``DatabaseValue``.
     public func value(at index: Int32) -> DatabaseValue {
         switch sqlite3_column_type(handle, index) {

@@ -1,48 +1,68 @@
-/// The SQL that keeps a kind's FTS5 index in step with its content table.
+/// The SQL that keeps a kind's FTS5 indexes in step with its content table.
 ///
-/// The index is an external-content FTS5 table (https://sqlite.org/fts5.html#external_content_tables):
+/// Each index is an external-content FTS5 table (https://sqlite.org/fts5.html#external_content_tables):
 /// it stores only the tokens, so every change to a searchable column must be told to it. Triggers
-/// do that for single-record edits, by any program. Bulk imports instead drop the triggers inside
-/// their transaction, tell the index about replaced rows one by one, and index all new rows with
-/// one `INSERT ... SELECT` at the end (four times faster than a trigger per row), then put the
-/// triggers back before committing — no other connection ever sees the table without them.
+/// do that for single-record edits, by any program that has ftsearch's tokenizers. Bulk imports
+/// instead drop the triggers inside their transaction, tell the indexes about replaced rows one
+/// by one, and index all new rows with one `INSERT ... SELECT` per index at the end (four times
+/// faster than a trigger per row), then put the triggers back before committing — no other
+/// connection ever sees the table without them.
+///
+/// A kind has a word index and a substring index (see ``FullTextIndex``); both are kept exact
+/// by the same triggers and the same bulk path.
 struct IndexSync {
     let kind: Kind
+    let indexes: [FullTextIndex]
+
+    /// The sync of `kind`'s current indexes: words and substrings.
+    init(kind: Kind) {
+        self.init(kind: kind, indexes: [.words(of: kind), .substrings(of: kind)])
+    }
+
+    init(kind: Kind, indexes: [FullTextIndex]) {
+        self.kind = kind
+        self.indexes = indexes
+    }
 
     private var table: String { kind.tableName }
-    private var index: String { kind.indexName }
     private var columns: String { kind.searchableFields.joined(separator: ", ") }
 
     private func prefixed(_ prefix: String) -> String {
         kind.searchableFields.map { "\(prefix).\($0)" }.joined(separator: ", ")
     }
 
-    /// Creates the FTS5 table: `unicode61 remove_diacritics 2` folds case and diacritics, and
-    /// prefix indexes on 1, 2 and 3 characters make short prefixes fast.
-    var createIndexSQL: String {
-        """
-        CREATE VIRTUAL TABLE \(index) USING fts5(
-            \(columns),
-            content='\(table)', content_rowid='id',
-            tokenize='unicode61 remove_diacritics 2',
-            prefix='1 2 3'
-        )
-        """
+    /// Creates the FTS5 tables.
+    var createIndexesSQL: String {
+        indexes.map { index in
+            """
+            CREATE VIRTUAL TABLE \(index.name) USING fts5(
+                \(columns),
+                content='\(table)', content_rowid='id',
+                \(index.options)
+            );
+            """
+        }.joined(separator: "\n")
     }
 
     var createTriggersSQL: String {
-        """
-        CREATE TRIGGER \(table)_index_insert AFTER INSERT ON \(table) BEGIN
-            INSERT INTO \(index)(rowid, \(columns)) VALUES (new.id, \(prefixed("new")));
-        END;
-        CREATE TRIGGER \(table)_index_delete AFTER DELETE ON \(table) BEGIN
-            INSERT INTO \(index)(\(index), rowid, \(columns)) VALUES ('delete', old.id, \(prefixed("old")));
-        END;
-        CREATE TRIGGER \(table)_index_update AFTER UPDATE OF \(columns) ON \(table) BEGIN
-            INSERT INTO \(index)(\(index), rowid, \(columns)) VALUES ('delete', old.id, \(prefixed("old")));
-            INSERT INTO \(index)(rowid, \(columns)) VALUES (new.id, \(prefixed("new")));
-        END;
-        """
+        let insert = indexes.map {
+            "INSERT INTO \($0.name)(rowid, \(columns)) VALUES (new.id, \(prefixed("new")));"
+        }.joined(separator: "\n    ")
+        let delete = indexes.map {
+            "INSERT INTO \($0.name)(\($0.name), rowid, \(columns)) VALUES ('delete', old.id, \(prefixed("old")));"
+        }.joined(separator: "\n    ")
+        return """
+            CREATE TRIGGER \(table)_index_insert AFTER INSERT ON \(table) BEGIN
+                \(insert)
+            END;
+            CREATE TRIGGER \(table)_index_delete AFTER DELETE ON \(table) BEGIN
+                \(delete)
+            END;
+            CREATE TRIGGER \(table)_index_update AFTER UPDATE OF \(columns) ON \(table) BEGIN
+                \(delete)
+                \(insert)
+            END;
+            """
     }
 
     var dropTriggersSQL: String {
@@ -53,21 +73,41 @@ struct IndexSync {
         """
     }
 
-    /// Removes row `?1` (as it is now in the content table) from the index.
-    var unindexRowSQL: String {
-        """
-        INSERT INTO \(index)(\(index), rowid, \(columns))
-        SELECT 'delete', id, \(columns) FROM \(table) WHERE id = ?1
-        """
+    var dropIndexesSQL: String {
+        indexes.map { "DROP TABLE \($0.name);" }.joined(separator: "\n")
     }
 
-    /// Indexes the rows with an id above `?1`, and those listed in `temp.\(table)_reindex`.
-    var indexNewRowsSQL: String {
-        """
-        INSERT INTO \(index)(rowid, \(columns))
-        SELECT id, \(columns) FROM \(table)
-        WHERE id > ?1 OR id IN (SELECT id FROM temp.\(table)_reindex)
-        """
+    /// Removes row `?1` (as it is now in the content table) from each index: one statement each.
+    var unindexRowSQL: [String] {
+        indexes.map {
+            """
+            INSERT INTO \($0.name)(\($0.name), rowid, \(columns))
+            SELECT 'delete', id, \(columns) FROM \(table) WHERE id = ?1
+            """
+        }
+    }
+
+    /// Indexes the rows with an id above `?1`, and those listed in `temp.\(table)_reindex`:
+    /// one statement per index.
+    var indexNewRowsSQL: [String] {
+        indexes.map {
+            """
+            INSERT INTO \($0.name)(rowid, \(columns))
+            SELECT id, \(columns) FROM \(table)
+            WHERE id > ?1 OR id IN (SELECT id FROM temp.\(table)_reindex)
+            """
+        }
+    }
+
+    /// Indexes the rows with ids from `?1` and below `?2` (NULL: no bound): one statement per
+    /// index.
+    var indexRowRangeSQL: [String] {
+        indexes.map {
+            """
+            INSERT INTO \($0.name)(rowid, \(columns))
+            SELECT id, \(columns) FROM \(table) WHERE id >= ?1 AND (?2 IS NULL OR id < ?2)
+            """
+        }
     }
 
     var createReindexListSQL: String {
@@ -80,29 +120,38 @@ struct IndexSync {
         "INSERT OR IGNORE INTO temp.\(table)_reindex(id) VALUES (?1)"
     }
 
-    /// Empties the content table and the index (with the triggers dropped).
+    /// Empties the content table and the indexes (with the triggers dropped).
     var deleteAllSQL: String {
-        "DELETE FROM \(table); INSERT INTO \(index)(\(index)) VALUES ('delete-all')"
+        (["DELETE FROM \(table);"]
+            + indexes.map { "INSERT INTO \($0.name)(\($0.name)) VALUES ('delete-all');" })
+            .joined(separator: "\n")
     }
 
     /// FTS5's automerge setting when none is stored (https://sqlite.org/fts5.html#the_automerge_configuration_option).
     static let defaultAutomerge = 4
 
-    /// The stored automerge setting, if any.
-    var automergeSettingSQL: String { "SELECT v FROM \(index)_config WHERE k = 'automerge'" }
-
-    func setAutomergeSQL(_ value: Int) -> String {
-        "INSERT INTO \(index)(\(index), rank) VALUES ('automerge', \(value))"
+    /// The stored automerge setting of `index`, if any.
+    func automergeSettingSQL(of index: FullTextIndex) -> String {
+        "SELECT v FROM \(index.name)_config WHERE k = 'automerge'"
     }
 
-    /// Rebuilds the whole index from the content table.
-    var rebuildSQL: String { "INSERT INTO \(index)(\(index)) VALUES ('rebuild')" }
-
-    /// Checks the index against the content table (https://sqlite.org/fts5.html#the_integrity_check_command).
-    var integrityCheckSQL: String {
-        "INSERT INTO \(index)(\(index), rank) VALUES ('integrity-check', 1)"
+    func setAutomergeSQL(_ value: Int, of index: FullTextIndex) -> String {
+        "INSERT INTO \(index.name)(\(index.name), rank) VALUES ('automerge', \(value))"
     }
 
-    /// Merges the index's b-trees (https://sqlite.org/fts5.html#the_optimize_command).
-    var optimizeSQL: String { "INSERT INTO \(index)(\(index)) VALUES ('optimize')" }
+    /// Rebuilds every index from the content table.
+    var rebuildSQL: String { command("rebuild") }
+
+    /// Checks each index against the content table (https://sqlite.org/fts5.html#the_integrity_check_command).
+    func integrityCheckSQL(of index: FullTextIndex) -> String {
+        "INSERT INTO \(index.name)(\(index.name), rank) VALUES ('integrity-check', 1)"
+    }
+
+    /// Merges the indexes' b-trees (https://sqlite.org/fts5.html#the_optimize_command).
+    var optimizeSQL: String { command("optimize") }
+
+    private func command(_ name: String) -> String {
+        indexes.map { "INSERT INTO \($0.name)(\($0.name)) VALUES ('\(name)');" }
+            .joined(separator: "\n")
+    }
 }

@@ -2,7 +2,10 @@
 ///
 /// - `people` and `animals` hold the records; searchable columns are plain text (empty when
 ///   absent), every other input field is kept in `extra`, a JSON object.
-/// - `people_fts` and `animals_fts` index the searchable columns (see ``IndexSync``).
+/// - `people_fts` and `animals_fts` index the searchable columns' words, `people_substring` and
+///   `animals_substring` their trigrams (see ``IndexSync``, ``FullTextIndex``).
+/// - `vocabulary_cache` keeps each word index's vocabulary for typo-tolerant matching (see
+///   ``Vocabulary``).
 /// - `history` holds one row per normalized search; `people_vocabulary` and
 ///   `animals_vocabulary` list the indexed words (https://sqlite.org/fts5.html#the_fts5vocab_virtual_table_module).
 enum Schema {
@@ -32,8 +35,8 @@ enum Schema {
                     CREATE INDEX animals_by_name ON animals(name COLLATE NOCASE);
                     """)
             for kind in Kind.allCases {
-                let sync = IndexSync(kind: kind)
-                try database.execute(sql: sync.createIndexSQL)
+                let sync = IndexSync(kind: kind, indexes: [.unicode61Words(of: kind)])
+                try database.execute(sql: sync.createIndexesSQL)
                 try database.execute(sql: sync.createTriggersSQL)
             }
         }
@@ -65,6 +68,20 @@ enum Schema {
                     DROP INDEX people_by_name;
                     CREATE INDEX people_by_sort_name ON people((last_name || ' ' || first_name) COLLATE NOCASE);
                     """)
+        }
+        migrator.registerMigration(
+            "Index with ftsearch's folding tokenizer, add the substring indexes and the vocabulary cache"
+        ) { database, onProgress in
+            // The word indexes change tokenizer (ø, ł, ß, æ... now fold), so they are rebuilt;
+            // the fts5vocab tables name their index and need no change.
+            for kind in Kind.allCases {
+                let old = IndexSync(kind: kind, indexes: [.unicode61Words(of: kind)])
+                try database.execute(sql: old.dropTriggersSQL + old.dropIndexesSQL)
+                let sync = IndexSync(kind: kind)
+                try database.execute(sql: sync.createIndexesSQL + sync.createTriggersSQL)
+            }
+            try database.execute(sql: Vocabulary.createCacheSQL)
+            try Reindexer(database: database).indexAllRows(onProgress: onProgress)
         }
         return migrator
     }()

@@ -1,12 +1,15 @@
-/// Runs ranked prefix searches against the FTS5 indexes.
+/// Runs ranked searches against the FTS5 indexes, in every ``MatchMode``.
 ///
-/// Order: records matching more query tokens as whole words first (`ann` puts Ann above
-/// Annabelle, which bm25 alone would not), then bm25 with field weights (names above company),
-/// then sort name and id, so equal results always come in the same order.
+/// Order (the ranking rules): records matching more query tokens as whole words first (`ann`
+/// puts Ann above Annabelle, which bm25 alone would not), then fewer typos (fuzzy), then fewer
+/// tokens matched only inside a word (substring), then more tokens typed with accents matching
+/// the same accents (`mül` puts Müller above Mullins), then bm25 with field weights (names
+/// above company), then sort name and id, so equal results always come in the same order.
 ///
 /// Two plans give that order: the fast one (``RankedPage``) for pages of up to
-/// ``largestRankedPage`` results, and the reference one (``referenceSearch(_:request:)``),
-/// which ranks every match with `bm25()`, for longer pages and as the benchmark baseline.
+/// ``largestRankedPage`` results, and the reference one (``referenceSearch(_:)``), which ranks
+/// every match with `bm25()` and SQL subqueries for the tiers, for longer pages and as the
+/// benchmark baseline.
 struct QueryEngine {
     let database: Database
     let tokenizer: FTS5Tokenizer
@@ -15,68 +18,116 @@ struct QueryEngine {
     /// Tables whose rowids span fewer than this are ranked on one connection.
     var parallelMinimumSpan: Int64 = 200_000
 
-    /// Column weights for bm25, in index column order (https://sqlite.org/fts5.html#the_bm25_function).
-    static func weights(of kind: Kind) -> [Double] {
-        switch kind {
-        case .people: [10, 10, 4]
-        case .animals: [10]
-        }
-    }
-
     func search(_ request: SearchRequest) throws -> SearchResults {
+        try request.validate()
         if request.listsEverything {
             return try listEverything(request)
         }
-        guard let pattern = SearchPattern(matchingAllPrefixesIn: request.text, tokenizer: tokenizer)
-        else {
+        guard let (plans, empty) = try plans(for: request) else {
             return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
         if let limit = request.limit, limit > 0, request.offset + limit <= Self.largestRankedPage {
-            return try RankedPage(
-                database: database, pattern: pattern, request: request, helper: helper,
-                parallelMinimumSpan: parallelMinimumSpan
-            ).results()
+            return try withDidYouMean(
+                RankedPage(
+                    database: database, plans: plans, request: request, empty: empty,
+                    helper: helper, parallelMinimumSpan: parallelMinimumSpan
+                ).results(), request: request)
         }
-        return try referenceSearch(pattern, request: request)
+        return try referenceSearch(plans, request: request, empty: empty)
     }
 
-    /// Pages that end beyond this many results are ranked by ``referenceSearch(_:request:)``.
+    /// `results`, with a did-you-mean suggestion when a prefix search found nothing.
+    private func withDidYouMean(_ results: SearchResults, request: SearchRequest) throws
+        -> SearchResults
+    {
+        guard results.total == 0 && request.match == .prefix else { return results }
+        var results = results
+        results.didYouMean = try Correction(database: database, request: request)
+            .suggestion(for: results.tokens) { try count(of: $0) }
+        return results
+    }
+
+    /// The plan of each kind searched (kinds whose fields are all filtered out have none), and
+    /// the empty results carrying the highlighting information; nil when the text has no token.
+    func plans(for request: SearchRequest) throws -> ([MatchPlan], SearchResults)? {
+        let typed = tokenizer.tokens(in: request.text)
+        guard let pattern = SearchPattern(tokens: typed.map(\.text)) else { return nil }
+        let accentForms = pattern.tokens.map { token in
+            typed.first { $0.text == token }.flatMap { Self.accentForm(of: $0, in: request.text) }
+        }
+        var corrections = Set<String>()
+        let plans = try request.kinds.kinds.compactMap { kind in
+            var vocabulary: Vocabulary?
+            return try MatchPlan(
+                kind: kind, tokens: pattern.tokens, accentForms: accentForms, request: request
+            ) { token in
+                if vocabulary == nil { vocabulary = try Vocabulary.load(kind, from: database) }
+                let found = vocabulary.map { Correction.typoMatches(of: token, in: $0) } ?? []
+                corrections.formUnion(found.map(\.word))
+                return found
+            }
+        }
+        let empty = SearchResults(
+            query: request.text, total: 0, hits: [], tokens: pattern.tokens, match: request.match,
+            corrections: corrections.sorted())
+        return (plans, empty)
+    }
+
+    /// The token as typed, in lowercase, when that differs from its folded form (`Mül` →
+    /// `mül`): what the index's accent forms are compared with.
+    static func accentForm(of token: FTS5Tokenizer.Token, in text: String) -> String? {
+        let form = String(decoding: Array(text.utf8)[token.sourceRange], as: UTF8.self)
+            .lowercased()
+        return form == token.text ? nil : form
+    }
+
+    /// The number of records matching `request` (every kind searched).
+    func count(of request: SearchRequest) throws -> Int {
+        guard let (plans, _) = try plans(for: request) else { return 0 }
+        return try count(plans)
+    }
+
+    /// Pages that end beyond this many results are ranked by ``referenceSearch(_:)``.
     static let largestRankedPage = 2000
 
-    /// The reference plan: count every match, then rank every match with `bm25()`. Simple and
-    /// obviously right, it defines the order the fast plan (``RankedPage``) must reproduce, and
-    /// serves unbounded pages.
-    func referenceSearch(_ pattern: SearchPattern, request: SearchRequest) throws -> SearchResults {
-        let total = try count(pattern, in: request.kinds.kinds)
-        guard total > request.offset, request.limit != 0 else {
-            return SearchResults(
-                query: request.text, total: total, hits: [], tokens: pattern.tokens)
+    /// Runs `request` with the reference plan.
+    func referenceSearch(_ request: SearchRequest) throws -> SearchResults {
+        try request.validate()
+        guard !request.listsEverything, let (plans, empty) = try plans(for: request) else {
+            return try search(request)
         }
-        let hits = try rankedHits(pattern, request: request)
-        return SearchResults(query: request.text, total: total, hits: hits, tokens: pattern.tokens)
+        return try referenceSearch(plans, request: request, empty: empty)
     }
 
-    /// The number of records matching `pattern`.
-    func count(_ pattern: SearchPattern, in kinds: [Kind]) throws -> Int {
-        try kinds.reduce(0) { total, kind in
+    /// The reference plan: count every match, then rank every match with `bm25()` and a
+    /// subquery per tier signal. Simple and obviously right, it defines the order the fast plan
+    /// (``RankedPage``) must reproduce, and serves unbounded pages.
+    private func referenceSearch(
+        _ plans: [MatchPlan], request: SearchRequest, empty: SearchResults
+    ) throws -> SearchResults {
+        var results = empty
+        results.total = try count(plans)
+        if results.total > request.offset, request.limit != 0, !plans.isEmpty {
+            results.hits = try rankedHits(plans, request: request)
+        }
+        return try withDidYouMean(results, request: request)
+    }
+
+    private func count(_ plans: [MatchPlan]) throws -> Int {
+        try plans.reduce(0) { total, plan in
             total
-                + (try database.cachedStatement(sql: "SELECT count(*) FROM \(kind.indexName)(?1)")
-                    .firstRow([pattern.prefixQuery]) { $0.int(at: 0) } ?? 0)
+                + (try database.cachedStatement(sql: "SELECT count(*) FROM \(plan.index)(?1)")
+                    .firstRow([plan.matchQuery]) { $0.int(at: 0) } ?? 0)
         }
     }
 
-    private func rankedHits(_ pattern: SearchPattern, request: SearchRequest) throws -> [SearchHit]
-    {
-        let selects = request.kinds.kinds.map {
-            rankedSelect(for: $0, tokenCount: pattern.tokens.count)
-        }
+    private func rankedHits(_ plans: [MatchPlan], request: SearchRequest) throws -> [SearchHit] {
+        var arguments: StatementArguments = []
+        let selects = plans.map { rankedSelect(for: $0, arguments: &arguments) }
         let sql =
             selects.joined(separator: "\nUNION ALL\n")
-            + "\nORDER BY whole DESC, score DESC, sort_key COLLATE NOCASE, kind, id LIMIT ?\(2 + pattern.tokens.count) OFFSET ?\(3 + pattern.tokens.count)"
-        let arguments: StatementArguments =
-            [pattern.prefixQuery]
-            + pattern.tokens.indices.map { pattern.wholeTokenQuery(at: $0) }
-            + [request.limit ?? -1, request.offset]
+            + "\nORDER BY whole DESC, score DESC, sort_key COLLATE NOCASE, kind, id LIMIT ?\(arguments.count + 1) OFFSET ?\(arguments.count + 2)"
+        arguments += [request.limit ?? -1, request.offset]
         var hits: [SearchHit] = []
         try database.cachedStatement(sql: sql).forEachRow(arguments) { row in
             hits.append(Self.hit(from: row))
@@ -84,18 +135,55 @@ struct QueryEngine {
         return hits
     }
 
-    /// `SELECT kind, id, score, whole, sort_key, extra, field1, field2, field3` for one kind.
-    private func rankedSelect(for kind: Kind, tokenCount: Int) -> String {
-        let weights = Self.weights(of: kind).map { String($0) }.joined(separator: ", ")
-        let whole = (0..<tokenCount)
-            .map { "(m.rowid IN (SELECT rowid FROM \(kind.indexName)(?\($0 + 2))))" }
-            .joined(separator: " + ")
+    /// `SELECT kind, id, score, whole, sort_key, extra, field1, field2, field3` for one plan,
+    /// `whole` being the ``RankTier``; appends its parameters to `arguments`.
+    private func rankedSelect(for plan: MatchPlan, arguments: inout StatementArguments) -> String {
+        func parameter(_ value: String) -> String {
+            arguments.append(value)
+            return "?\(arguments.count)"
+        }
+        func hits(_ query: String?) -> String {
+            guard let query else { return "0" }
+            return "(m.rowid IN (SELECT rowid FROM \(plan.index)(\(parameter(query)))))"
+        }
+        let match = parameter(plan.matchQuery)
+        var whole: [String] = []
+        var typos: [String] = []
+        var infix: [String] = []
+        var accents: [String] = []
+        for token in 0..<plan.tokenCount {
+            if let accent = plan.query(ofPhrases: { $0.token == token && $0.isAccentExact }) {
+                accents.append(hits(accent))
+            }
+            whole.append(hits(plan.query { $0.token == token && $0.isWhole }))
+            let typoLevels = Set(
+                plan.phrases.filter { $0.token == token && $0.isMatch }.map(\.typos)
+            )
+            .sorted()
+            if typoLevels != [0] {
+                let cases = typoLevels.map { level in
+                    "WHEN \(hits(plan.query { $0.token == token && $0.isMatch && $0.typos == level })) THEN \(level)"
+                }
+                typos.append("(CASE \(cases.joined(separator: " ")) END)")
+            }
+            if plan.phrases.contains(where: { $0.token == token && $0.isMatch && !$0.startsWord }) {
+                infix.append(
+                    "(1 - \(hits(plan.query { $0.token == token && ($0.startsWord || $0.isWhole) })))"
+                )
+            }
+        }
+        let tier = RankTier.sql(
+            whole: whole.joined(separator: " + "),
+            typos: typos.isEmpty ? "0" : typos.joined(separator: " + "),
+            infix: infix.isEmpty ? "0" : infix.joined(separator: " + "),
+            accents: accents.isEmpty ? "0" : accents.joined(separator: " + "))
+        let weights = plan.weights.map { String($0) }.joined(separator: ", ")
         return """
-            SELECT '\(kind.rawValue)' AS kind, m.rowid AS id, -m.bm25 AS score, \(whole) AS whole,
-                   \(Self.sortKey(of: kind, table: "c")) AS sort_key, c.extra, \(Self.fieldColumns(of: kind, table: "c"))
-            FROM (SELECT rowid, bm25(\(kind.indexName), \(weights)) AS bm25
-                  FROM \(kind.indexName) WHERE \(kind.indexName) MATCH ?1) AS m
-            JOIN \(kind.tableName) AS c ON c.id = m.rowid
+            SELECT '\(plan.kind.rawValue)' AS kind, m.rowid AS id, -m.bm25 AS score, \(tier) AS whole,
+                   \(Self.sortKey(of: plan.kind, table: "c")) AS sort_key, c.extra, \(Self.fieldColumns(of: plan.kind, table: "c"))
+            FROM (SELECT rowid, bm25(\(plan.index), \(weights)) AS bm25
+                  FROM \(plan.index) WHERE \(plan.index) MATCH \(match)) AS m
+            JOIN \(plan.kind.tableName) AS c ON c.id = m.rowid
             """
     }
 
@@ -109,7 +197,7 @@ struct QueryEngine {
         let selects = kinds.map { kind in
             let sortKey = Self.sortKey(of: kind, table: "c")
             return
-                "SELECT * FROM (SELECT '\(kind.rawValue)' AS kind, c.id, 0.0 AS score, 0 AS whole, "
+                "SELECT * FROM (SELECT '\(kind.rawValue)' AS kind, c.id, 0.0 AS score, \(RankTier.unranked.rawValue) AS whole, "
                 + "\(sortKey) AS sort_key, c.extra, \(Self.fieldColumns(of: kind, table: "c")) "
                 + "FROM \(kind.tableName) AS c ORDER BY (\(sortKey)) COLLATE NOCASE, c.id LIMIT ?3)"
         }
@@ -144,7 +232,8 @@ struct QueryEngine {
     /// A hit from a row shaped `kind, id, score, whole, sort_key, extra, field1, field2, field3`.
     static func hit(from row: Statement) -> SearchHit {
         SearchHit(
-            record: record(from: row), score: row.double(at: 2), wholeTokenMatches: row.int(at: 3))
+            record: record(from: row), score: row.double(at: 2),
+            tier: RankTier(rawValue: row.int(at: 3)))
     }
 
     /// The record of a row shaped like ``hit(from:)``'s.

@@ -11,8 +11,11 @@
 /// (`FastRankingTests` compares them on generated data).
 struct RankedPage {
     let database: Database
-    let pattern: SearchPattern
+    /// One plan per kind searched.
+    let plans: [MatchPlan]
     let request: SearchRequest
+    /// The results' highlighting information (tokens, mode, corrections), empty hits.
+    let empty: SearchResults
     var helper: () -> RankingHelper? = { nil }
     var parallelMinimumSpan: Int64 = 200_000
 
@@ -22,15 +25,14 @@ struct RankedPage {
     func results() throws -> SearchResults {
         var total = 0
         var ranked: [(kind: Kind, rowid: Int64, whole: Int, score: Double)] = []
-        for kind in request.kinds.kinds {
-            let collector = try collectInParallel(kind) ?? collect(kind, in: database, rowids: .all)
+        for plan in plans {
+            let collector = try collectInParallel(plan) ?? collect(plan, in: database, rowids: .all)
             total += collector.total
-            ranked += try collector.finish().map { (kind, $0.rowid, $0.whole, $0.score) }
+            ranked += try collector.finish().map { (plan.kind, $0.rowid, $0.whole, $0.score) }
         }
-        guard total > request.offset, !ranked.isEmpty else {
-            return SearchResults(
-                query: request.text, total: total, hits: [], tokens: pattern.tokens)
-        }
+        var results = empty
+        results.total = total
+        guard total > request.offset, !ranked.isEmpty else { return results }
         // The groups of equal (whole, score), best first; a page ends inside at most one.
         ranked.sort { ($0.whole, $0.score) > ($1.whole, $1.score) }
         var groups: [(whole: Int, score: Double)] = []
@@ -43,14 +45,14 @@ struct RankedPage {
             rows.append((groups.count - 1, row.kind, row.rowid))
         }
         if let hits = try pageBySortKey(rows, groups: groups) {
-            return SearchResults(
-                query: request.text, total: total, hits: hits, tokens: pattern.tokens)
+            results.hits = hits
+            return results
         }
         var members: [Kind: [String]] = [:]
         for row in rows {
             members[row.kind, default: []].append("[\(row.rowid),\(row.group)]")
         }
-        let kinds = request.kinds.kinds.filter { members[$0] != nil }
+        let kinds = plans.map(\.kind).filter { members[$0] != nil }
         var arguments: StatementArguments = kinds.map {
             "[" + members[$0, default: []].joined(separator: ",") + "]"
         }
@@ -61,9 +63,10 @@ struct RankedPage {
             hits.append(
                 SearchHit(
                     record: QueryEngine.record(from: row), score: group.score,
-                    wholeTokenMatches: group.whole))
+                    tier: RankTier(rawValue: group.whole)))
         }
-        return SearchResults(query: request.text, total: total, hits: hits, tokens: pattern.tokens)
+        results.hits = hits
+        return results
     }
 
     /// The page from `rows`, ordered by group, then sort key (NOCASE), kind and id, as the
@@ -110,7 +113,8 @@ struct RankedPage {
             }
             let group = groups[row.group]
             hits.append(
-                SearchHit(record: record, score: group.score, wholeTokenMatches: group.whole))
+                SearchHit(record: record, score: group.score, tier: RankTier(rawValue: group.whole))
+            )
         }
         return hits
     }
@@ -130,16 +134,15 @@ struct RankedPage {
         case above(Int64)
     }
 
-    /// Runs the ranking query over the matches of `kind` in `rowids`, on `database`.
-    private func collect(_ kind: Kind, in database: Database, rowids: RowidRange) throws
+    /// Runs the ranking query of `plan` over its matches in `rowids`, on `database`.
+    private func collect(_ plan: MatchPlan, in database: Database, rowids: RowidRange) throws
         -> FTS5RankCollector
     {
         let collector = FTS5RankCollector(
-            tokenCount: pattern.tokens.count,
-            weights: QueryEngine.weights(of: kind), capacity: capacity,
-            database: database, sizeTable: "\(kind.indexName)_docsize")
-        let statement = try Self.rankStatement(for: kind, rowids: rowids, in: database)
-        try statement.bind(rankQuery, at: 1)
+            plan: plan, capacity: capacity, database: database,
+            sizeTable: "\(plan.index)_docsize")
+        let statement = try Self.rankStatement(for: plan.index, rowids: rowids, in: database)
+        try statement.bind(plan.rankQuery, at: 1)
         try statement.bind(collector, at: 2)
         switch rowids {
         case .all: break
@@ -154,8 +157,9 @@ struct RankedPage {
     /// For one token on a large table: the lower half of the rowids here, the upper half on the
     /// helper's connection at the same time. Nil when not worth it, or when another connection
     /// committed meanwhile (then the halves might have read different versions).
-    private func collectInParallel(_ kind: Kind) throws -> FTS5RankCollector? {
-        guard pattern.tokens.count == 1 else { return nil }
+    private func collectInParallel(_ plan: MatchPlan) throws -> FTS5RankCollector? {
+        guard plan.tokenCount == 1 else { return nil }
+        let kind = plan.kind
         let span: (lowest: Int64, highest: Int64)? =
             try database
             .cachedStatement(
@@ -172,9 +176,9 @@ struct RankedPage {
         let versionBefore = try dataVersion()
         let page = self
         let upper = helper.start { database in
-            try page.collect(kind, in: database, rowids: .above(middle))
+            try page.collect(plan, in: database, rowids: .above(middle))
         }
-        let lower = try collect(kind, in: database, rowids: .upTo(middle))
+        let lower = try collect(plan, in: database, rowids: .upTo(middle))
         // Any failure of the helper (say, the file was replaced) only costs the parallelism.
         guard let otherHalf = try? upper.wait(), try dataVersion() == versionBefore else {
             return nil
@@ -188,14 +192,7 @@ struct RankedPage {
         try database.cachedStatement(sql: "PRAGMA data_version").firstRow { $0.int(at: 0) }
     }
 
-    /// Prefix phrases first, then whole-token phrases: `("ann"* AND "mül"*) OR "ann" OR "mül"`.
-    /// The rows it matches beyond the prefix query's are skipped by the collector.
-    private var rankQuery: String {
-        let wholeTokens = pattern.tokens.indices.map { pattern.wholeTokenQuery(at: $0) }
-        return (["(" + pattern.prefixQuery + ")"] + wholeTokens).joined(separator: " OR ")
-    }
-
-    private static func rankStatement(for kind: Kind, rowids: RowidRange, in database: Database)
+    private static func rankStatement(for index: String, rowids: RowidRange, in database: Database)
         throws -> Statement
     {
         let range =
@@ -205,8 +202,8 @@ struct RankedPage {
             case .above: "AND rowid > ?3 "
             }
         let sql =
-            "SELECT 1 FROM \(kind.indexName) WHERE \(kind.indexName) MATCH ?1 \(range)"
-            + "AND \(FTS5RankFunction.name)(\(kind.indexName), ?2)"
+            "SELECT 1 FROM \(index) WHERE \(index) MATCH ?1 \(range)"
+            + "AND \(FTS5RankFunction.name)(\(index), ?2)"
         do {
             return try database.cachedStatement(sql: sql)
         } catch {

@@ -8,15 +8,63 @@ public struct SearchRequest: Sendable, Equatable {
     public var limit: Int?
     /// How many ranked results to skip.
     public var offset: Int
+    /// How query words must match record words.
+    public var match: MatchMode
+    /// The searchable fields to match in (`["first_name", "company"]`); nil for all of them.
+    public var fields: [String]?
+    /// bm25 weights by field name, replacing the defaults (first and last name 10, company 4,
+    /// name 10) for the fields given.
+    public var weights: [String: Double]
 
     /// Creates a request; `limit` and `offset` must not be negative.
-    public init(text: String, kinds: KindSelection = .all, limit: Int? = 20, offset: Int = 0) {
+    public init(
+        text: String, kinds: KindSelection = .all, limit: Int? = 20, offset: Int = 0,
+        match: MatchMode = .prefix, fields: [String]? = nil, weights: [String: Double] = [:]
+    ) {
         precondition(limit.map { $0 >= 0 } ?? true, "limit must not be negative")
         precondition(offset >= 0, "offset must not be negative")
         self.text = text
         self.kinds = kinds
         self.limit = limit
         self.offset = offset
+        self.match = match
+        self.fields = fields
+        self.weights = weights
+    }
+
+    /// The searchable fields of the kinds searched, in a fixed order.
+    public var searchableFields: [String] {
+        var seen = Set<String>()
+        return kinds.kinds.flatMap(\.searchableFields).filter { seen.insert($0).inserted }
+    }
+
+    /// Throws when a field to match in or to weigh is not a searchable field of the kinds
+    /// searched, or a weight is negative.
+    public func validate() throws(SearchRequestError) {
+        let valid = searchableFields
+        for name in (fields ?? []) + weights.keys.sorted() where !valid.contains(name) {
+            throw .unknownField(name, validFields: valid)
+        }
+        for (field, weight) in weights.sorted(by: { $0.key < $1.key })
+        where !(weight >= 0 && weight.isFinite) {
+            throw .invalidWeight(field: field, weight: weight)
+        }
+    }
+
+    /// The bm25 weight of each column of `kind`'s indexes, in column order.
+    func columnWeights(of kind: Kind) -> [Double] {
+        kind.searchableFields.map { weights[$0] ?? Self.defaultWeight(of: $0) }
+    }
+
+    /// The default bm25 weight of a field: names 10, company 4.
+    static func defaultWeight(of field: String) -> Double {
+        field == "company" ? 4 : 10
+    }
+
+    /// The columns of `kind` to match in; nil when all of them (no column filter).
+    func matchedColumns(of kind: Kind) -> [String]? {
+        guard let fields else { return nil }
+        return kind.searchableFields.filter { fields.contains($0) }
     }
 
     /// Whether the text has nothing but white space, which lists every record.
@@ -33,6 +81,27 @@ public struct SearchResults: Sendable, Equatable {
     public var hits: [SearchHit]
     /// The folded tokens of the query (empty when it listed everything), for highlighting.
     public var tokens: [String]
+    /// How the tokens matched, for highlighting.
+    public var match: MatchMode = .prefix
+    /// For fuzzy matching: the folded words matched with typos, for highlighting.
+    public var corrections: [String] = []
+    /// When a prefix search found nothing: the query with its unknown words corrected, which
+    /// finds records (`smiht` → `smith`).
+    public var didYouMean: String?
+
+    /// Creates results.
+    public init(
+        query: String, total: Int, hits: [SearchHit], tokens: [String], match: MatchMode = .prefix,
+        corrections: [String] = [], didYouMean: String? = nil
+    ) {
+        self.query = query
+        self.total = total
+        self.hits = hits
+        self.tokens = tokens
+        self.match = match
+        self.corrections = corrections
+        self.didYouMean = didYouMean
+    }
 }
 
 /// One matching record and its relevance.
@@ -41,6 +110,35 @@ public struct SearchHit: Sendable, Equatable {
     public var record: Record
     /// The bm25 relevance with field weights; higher is better (0 when listing everything).
     public var score: Double
-    /// How many query tokens match a whole word of the record (ranked before `score`).
+    /// How many query tokens match a whole word of the record (ranked first).
     public var wholeTokenMatches: Int
+    /// The typos of the record's match (fuzzy matching; ranked second, fewer first).
+    public var typos: Int = 0
+    /// How many query tokens match only inside a word, not at its start (substring matching;
+    /// ranked third, fewer first).
+    public var infixMatches: Int = 0
+    /// How many query tokens typed with accents (or other letters that fold: ø, ß...) match
+    /// a word written with the same letters (ranked fourth, more first).
+    public var accentMatches: Int = 0
+
+    /// Creates a hit.
+    public init(
+        record: Record, score: Double, wholeTokenMatches: Int, typos: Int = 0,
+        infixMatches: Int = 0, accentMatches: Int = 0
+    ) {
+        self.record = record
+        self.score = score
+        self.wholeTokenMatches = wholeTokenMatches
+        self.typos = typos
+        self.infixMatches = infixMatches
+        self.accentMatches = accentMatches
+    }
+
+    /// The hit's rank before bm25 (see ``RankTier``).
+    init(record: Record, score: Double, tier: RankTier) {
+        self.init(
+            record: record, score: score, wholeTokenMatches: tier.wholeTokenMatches,
+            typos: tier.typos, infixMatches: tier.infixMatches,
+            accentMatches: tier.accentMatches)
+    }
 }

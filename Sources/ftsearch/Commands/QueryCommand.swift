@@ -1,17 +1,23 @@
 import ArgumentParser
 import FTSearchKit
 
-/// `ftsearch query TEXT`: ranked prefix search, logged to history.
+/// `ftsearch query TEXT`: ranked search (prefix, substring, exact or fuzzy), logged to history.
 struct QueryCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Search people and animals by name and company.",
         discussion: """
-            Every word of TEXT must be the start of a word in a record's first name, last name \
-            or company (people) or name (animals), ignoring case and accents: 'ann mül' finds \
-            Anna Müller. TEXT is always literal: quotes, '*', '-' and AND/OR/NOT are plain text. \
-            Whole-word matches rank first, then bm25 relevance with names above companies. \
-            Empty TEXT lists every record. Start TEXT with '-' after '--': ftsearch query -- -ann
+            Every word of TEXT must match a word in a record's first name, last name or company \
+            (people) or name (animals), ignoring case and accents (ø, ł, ß, æ... fold too): by \
+            default as its start ('ann mül' finds Anna Müller); --match substring anywhere \
+            inside it ('nna' finds Joanna), exact as the whole word, fuzzy as its start or as \
+            the whole word with typos (1 from 5 letters, 2 from 9: 'smiht' finds Smith). TEXT \
+            is always literal: quotes, '*', '-' and AND/OR/NOT are plain text. Whole-word \
+            matches rank first, then fewer typos, then matches at the start of a word, then \
+            words matching with the accents typed, then bm25 relevance with names above \
+            companies. A search that finds nothing suggests a \
+            correction (table and json). Empty TEXT lists every record. Start TEXT with '-' \
+            after '--': ftsearch query -- -ann
             """)
 
     enum Grouping: String, CaseIterable, ExpressibleByArgument {
@@ -33,6 +39,21 @@ struct QueryCommand: ContextualCommand {
 
     @Option(help: "How many results to skip.")
     var offset: Int = 0
+
+    @Option(help: "How words of TEXT match words of a record.")
+    var match: MatchMode = .prefix
+
+    @Option(
+        help: ArgumentHelp(
+            "Match only in these fields, comma-separated (people: first_name, last_name, company; animals: name).",
+            valueName: "fields"))
+    var fields: FieldList?
+
+    @Option(
+        help: ArgumentHelp(
+            "bm25 weights of fields, comma-separated (default: first_name=10,last_name=10,company=4,name=10).",
+            valueName: "weights"))
+    var weights: FieldWeights?
 
     @Option(help: "Output format (default: table on a terminal, else tsv).")
     var format: ResultsFormat?
@@ -64,15 +85,24 @@ struct QueryCommand: ContextualCommand {
         if groupBy != nil && kind == .animals {
             throw ValidationError("--group-by company applies to people; animals have no company")
         }
+        do {
+            try request(limit: nil).validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The search this invocation runs, returning at most `limit` results.
+    private func request(limit: Int?) -> SearchRequest {
+        SearchRequest(
+            text: text, kinds: groupBy == nil ? kind : .people, limit: limit, offset: offset,
+            match: match, fields: fields?.names, weights: weights?.weights ?? [:])
     }
 
     func run(in context: CommandContext) throws {
         let index = try global.openIndex(in: context)
         let kinds: KindSelection = groupBy == nil ? kind : .people
-        var results = try index.search(
-            SearchRequest(
-                text: text, kinds: kinds, limit: count ? 0 : (limit == 0 ? nil : limit),
-                offset: offset))
+        var results = try index.search(request(limit: count ? 0 : (limit == 0 ? nil : limit)))
         if count {
             context.standardOutput.print(results.total)
         } else {

@@ -33,6 +33,9 @@ struct InteractiveCommand: ContextualCommand {
     @Option(help: "Which records to search.")
     var kind: KindSelection = .all
 
+    @Option(help: "How words of the text match words of a record.")
+    var match: MatchMode = .prefix
+
     @Option(help: "How to print the chosen record.")
     var format: Format = .tsv
 
@@ -41,7 +44,7 @@ struct InteractiveCommand: ContextualCommand {
     func run(in context: CommandContext) throws {
         let terminal = try TerminalSession()
         let index = try global.openIndex(in: context)
-        let worker = SearchWorker(index: index, kinds: kind)
+        let worker = SearchWorker(index: index, kinds: kind, match: match)
         let loop = SearchScreenLoop(
             terminal: terminal, worker: worker,
             frames: FrameWriter(usesColor: (context.environment["NO_COLOR"] ?? "").isEmpty))

@@ -46,6 +46,8 @@ struct SearchScreen {
         var results: [ListedResult]
         /// The number of all matches (0 for empty text, which lists past searches only).
         var total: Int
+        /// For text that found nothing, a correction that finds records.
+        var didYouMean: String? = nil
     }
 
     /// Something the screen needs done outside of it.

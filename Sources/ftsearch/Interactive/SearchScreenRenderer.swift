@@ -98,7 +98,7 @@ enum SearchScreenRenderer {
             }
         }
         switch listing.total {
-        case 0: return "no matches"
+        case 0: return "no matches" + (listing.didYouMean.map { "; did you mean \($0)?" } ?? "")
         case 1: return "1 match"
         case let total: return "\(Grouped(total)) matches"
         }

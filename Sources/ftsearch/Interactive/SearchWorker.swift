@@ -22,6 +22,7 @@ final class SearchWorker: @unchecked Sendable {
 
     private let index: SearchIndex
     private let kinds: KindSelection
+    private let match: MatchMode
     private let queue = DispatchQueue(label: "ftsearch.interactive.search")
     private let mailbox = Mutex<[Reply]>([])
     private let wakeUp: (read: Int32, write: Int32)
@@ -30,10 +31,11 @@ final class SearchWorker: @unchecked Sendable {
     /// Readable when replies are waiting (see ``takeReplies()``).
     var fileDescriptor: Int32 { wakeUp.read }
 
-    /// A worker that owns `index` from now on.
-    init(index: SearchIndex, kinds: KindSelection) {
+    /// A worker that owns `index` from now on, searching `kinds` in `match` mode.
+    init(index: SearchIndex, kinds: KindSelection, match: MatchMode) {
         self.index = index
         self.kinds = kinds
+        self.match = match
         wakeUp = makeWakeUpPipe()
     }
 
@@ -126,7 +128,8 @@ final class SearchWorker: @unchecked Sendable {
                 text: request.text, pastSearches: pastSearches, results: [], total: 0)
         }
         let results = try index.search(
-            SearchRequest(text: request.text, kinds: kinds, limit: request.resultLimit),
+            SearchRequest(
+                text: request.text, kinds: kinds, limit: request.resultLimit, match: match),
             cancellation: cancellation)
         let highlighter = try index.highlighter(for: results)
         let listed = results.hits.map { hit in
@@ -139,7 +142,8 @@ final class SearchWorker: @unchecked Sendable {
                     of: highlighter.matchedRanges(in: company), in: company))
         }
         return SearchScreen.Listing(
-            text: request.text, pastSearches: pastSearches, results: listed, total: results.total)
+            text: request.text, pastSearches: pastSearches, results: listed, total: results.total,
+            didYouMean: results.didYouMean)
     }
 
     /// The text lowercased with its white space collapsed, to tell a past search that is

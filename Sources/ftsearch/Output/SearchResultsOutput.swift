@@ -99,8 +99,12 @@ struct SearchResultsOutput {
         TextTable.Cell(text: text, highlights: highlighter?.matchedRanges(in: text) ?? [])
     }
 
-    /// "… 13 more matches" when the page does not show them all.
+    /// "… 13 more matches" when the page does not show them all; the did-you-mean line when
+    /// nothing matched.
     private var footer: String {
+        if let correction = results.didYouMean {
+            return "Did you mean: \(TextTable.clean(correction))?\n"
+        }
         let shown = results.hits.count
         guard results.total > shown else { return "" }
         return "(\(shown) of \(results.total) matches; --limit 0 shows all)\n"
@@ -127,6 +131,9 @@ struct SearchResultsOutput {
         var object = JSONWriter()
         object.add("query", string: results.query)
         object.add("total", integer: results.total)
+        if let correction = results.didYouMean {
+            object.add("did_you_mean", string: correction)
+        }
         object.add("results", json: JSONWriter.array(results.hits.map(Self.jsonObject)))
         return object.object + "\n"
     }

@@ -17,11 +17,17 @@ struct GlobalOptions: ParsableArguments {
         DatabaseLocation.resolve(explicitPath: db, environment: context.environment)
     }
 
-    /// Opens the database; `mode` says whether a missing file is created.
+    /// Opens the database; `mode` says whether a missing file is created. A migration that
+    /// re-indexes every record shows the import's progress line on a terminal.
     func openIndex(in context: CommandContext, mode: SearchIndex.OpenMode = .existingOnly) throws
         -> SearchIndex
     {
-        try SearchIndex(path: databasePath(in: context), mode: mode, clock: try context.clock())
+        var progress = ProgressLine(
+            output: context.standardError, isEnabled: context.isStandardErrorTerminal)
+        defer { progress.clear() }
+        return try SearchIndex(
+            path: databasePath(in: context), mode: mode, clock: try context.clock(),
+            onMigrationProgress: { progress.show($0) })
     }
 }
 

@@ -17,7 +17,7 @@ import Testing
         ("  Zoë   O'Brien ", "zoe o'brien"),
         ("ANN\tMÜLLER", "ann muller"),
         ("ann*  -smith", "ann* -smith"),
-        ("Łukasz", "łukasz"),
+        ("Łukasz", "lukasz"),
     ])
     func keysFoldCaseDiacriticsAndWhiteSpace(text: String, key: String) throws {
         let tokenizer = try index(at: "2026-01-01T00:00:00Z").tokenizer

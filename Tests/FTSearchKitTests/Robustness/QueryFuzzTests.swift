@@ -117,12 +117,13 @@ import Testing
             }
             guard position > 0 else { continue }
             let previous = all.hits[position - 1]
-            if previous.wholeTokenMatches < hit.wholeTokenMatches
-                || (previous.wholeTokenMatches == hit.wholeTokenMatches
-                    && previous.score < hit.score - 1e-9)
+            // Whole-word matches, then words matched with the accents typed, then bm25.
+            let rank = { (hit: SearchHit) in (hit.wholeTokenMatches, hit.accentMatches) }
+            if rank(previous) < rank(hit)
+                || (rank(previous) == rank(hit) && previous.score < hit.score - 1e-9)
             {
                 problems.append(
-                    "hit \(position) (\(hit.wholeTokenMatches), \(hit.score)) ranks below (\(previous.wholeTokenMatches), \(previous.score))"
+                    "hit \(position) (\(rank(hit)), \(hit.score)) ranks below (\(rank(previous)), \(previous.score))"
                 )
             }
         }

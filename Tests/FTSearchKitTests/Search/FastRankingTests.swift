@@ -100,11 +100,36 @@ import Testing
         _ engine: QueryEngine, kinds: KindSelection, limit: Int, offset: Int
     ) throws {
         for text in Self.queries() {
-            let request = SearchRequest(text: text, kinds: kinds, limit: limit, offset: offset)
-            let pattern = try #require(
-                SearchPattern(matchingAllPrefixesIn: text, tokenizer: try index.tokenizer))
+            for request in Self.requests(text, kinds: kinds, limit: limit, offset: offset) {
+                try expectEqualPlans(engine, request: request)
+            }
+        }
+    }
+
+    /// The request in every match mode, and restricted to fields with other weights.
+    static func requests(_ text: String, kinds: KindSelection, limit: Int, offset: Int)
+        -> [SearchRequest]
+    {
+        let valid = Set(kinds.kinds.flatMap(\.searchableFields))
+        let fields = ["first_name", "company", "name"].filter(valid.contains)
+        let weights = ["company": 7.0, "name": 2, "last_name": 0].filter { valid.contains($0.key) }
+        return MatchMode.allCases.map {
+            SearchRequest(text: text, kinds: kinds, limit: limit, offset: offset, match: $0)
+        } + [
+            SearchRequest(
+                text: text, kinds: kinds, limit: limit, offset: offset, match: .fuzzy,
+                fields: fields, weights: weights),
+            SearchRequest(
+                text: text, kinds: kinds, limit: limit, offset: offset, match: .substring,
+                fields: fields, weights: weights),
+        ]
+    }
+
+    private func expectEqualPlans(_ engine: QueryEngine, request: SearchRequest) throws {
+        do {
+            let text = "\(request.text) (\(request.match), \(request.fields ?? []))"
             let fast = try engine.search(request)
-            let reference = try engine.referenceSearch(pattern, request: request)
+            let reference = try engine.referenceSearch(request)
             #expect(fast.total == reference.total, "total of \(text)")
             #expect(
                 fast.hits.map(\.record.id) == reference.hits.map(\.record.id), "order of \(text)")
@@ -115,6 +140,10 @@ import Testing
             #expect(
                 fast.hits.map(\.wholeTokenMatches) == reference.hits.map(\.wholeTokenMatches),
                 "whole-token counts of \(text)")
+            #expect(fast.hits.map(\.typos) == reference.hits.map(\.typos), "typos of \(text)")
+            #expect(
+                fast.hits.map(\.infixMatches) == reference.hits.map(\.infixMatches),
+                "infix counts of \(text)")
             #expect(fast == reference, "results of \(text)")
         }
     }

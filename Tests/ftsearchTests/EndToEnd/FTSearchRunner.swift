@@ -93,6 +93,15 @@ final class FTSearchRunner: @unchecked Sendable {
         return outcome.standardOutput
     }
 
+    /// The first and last names (or animal names) of the results of `ftsearch query`, via TSV.
+    func resultNames(_ arguments: [String]) throws -> [String] {
+        try output(["query", "--format", "tsv", "--no-history"] + arguments)
+            .split(separator: "\n").dropFirst().map { line in
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                return fields[3...].filter { !$0.isEmpty }.prefix(2).joined(separator: " ")
+            }
+    }
+
     /// Everything stored, as JSON lines, for comparing the database before and after.
     func snapshot() throws -> String {
         try output(["query", "", "--limit", "0", "--format", "ndjson", "--no-history"])

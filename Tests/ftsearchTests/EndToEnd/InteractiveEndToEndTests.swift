@@ -133,6 +133,27 @@ import Testing
         #expect(try outcome().exitCode == 1)
     }
 
+    @Test func matchModeSearchesAsQueryDoes() throws {
+        let expected =
+            try ftsearch.output([
+                "query", "nna", "--match", "substring", "--format", "tsv", "--limit", "1",
+                "--no-history",
+            ])
+            .split(separator: "\n")[1] + "\n"
+        let total = Int(
+            try ftsearch.output([
+                "query", "nna", "--match", "substring", "--count", "--no-history",
+            ]).trimmingCharacters(in: .newlines))!
+        #expect(total > 0)
+        let pane = try start(["--match", "substring"])
+        try pane.type("nna")
+        try pane.waitForScreen { Self.isCurrent($0, status: "\(total) match") }
+        try pane.press("Enter")
+        let outcome = try outcome()
+        #expect(outcome.exitCode == 0)
+        #expect(outcome.standardOutput == expected)
+    }
+
     @Test func enterPrintsTheChosenResultAsATSVLineAndRecordsTheSearchOnce() throws {
         let expected = try tsvLines(of: "zoe")[1] + "\n"
         let before = try historyCount(of: "zoe")

@@ -11,13 +11,8 @@ import Testing
         ])
     }
 
-    /// The first and last names (or animal names) of the results for `text`, via TSV.
     private func names(_ arguments: [String]) throws -> [String] {
-        try ftsearch.output(["query", "--format", "tsv", "--no-history"] + arguments)
-            .split(separator: "\n").dropFirst().map { line in
-                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-                return fields[3...].filter { !$0.isEmpty }.prefix(2).joined(separator: " ")
-            }
+        try ftsearch.resultNames(arguments)
     }
 
     @Test func annFindsNamesAndCompaniesWithTheWholeWordFirst() throws {

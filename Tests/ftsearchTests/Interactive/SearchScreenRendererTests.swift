@@ -45,6 +45,13 @@ import Testing
         #expect(cursor.row == 0 && cursor.column == 5)
     }
 
+    @Test func noMatchesShowsTheCorrection() {
+        var listing = F.listing("smiht")
+        listing.didYouMean = "smith"
+        let screen = F.screen(typing: "smiht", receiving: listing)
+        #expect(lines(screen)[1].hasPrefix("  no matches; did you mean smith?"))
+    }
+
     @Test func staleListShowsAnEllipsisAfterTheCount() {
         var screen = F.screen(typing: "an", receiving: F.listing("an", results: F.annResults))
         _ = screen.handle(.text("n"))

@@ -1,0 +1,174 @@
+/// How one kind's index is asked for the matches of a search, and what each phrase of the
+/// ranking query tells about a matching row.
+///
+/// Each query token becomes one or more *match phrases* (any of them matches the token), and
+/// the match query requires every token: `("smiht"* OR "smith") "ann"*`. The ranking query adds
+/// *signal phrases* that only tell how a token matched: `("smiht"* OR "smith") OR "smiht"`.
+/// FTS5 numbers phrases in the order they appear, so the match phrases come first, in token
+/// order, and ``phrases`` lists the role of each.
+///
+/// | mode      | index      | match phrases                         | signals                 |
+/// |-----------|------------|---------------------------------------|-------------------------|
+/// | prefix    | words      | `"t"*`                                | whole `"t"`             |
+/// | exact     | words      | `"t"` (whole)                          |                         |
+/// | fuzzy     | words      | `"t"*`, each correction `"c"` (whole, its typos) | whole `"t"`  |
+/// | substring | substrings | `"t"` (trigrams; `"t"*` under 3 letters) | word start, whole     |
+///
+/// In the word index, a token typed with accents also gets the signal of its accent form.
+/// Substring signals are anchored trigram phrases (see ``FoldingTokenizer``).
+struct MatchPlan {
+    /// What a phrase of the ranking query says about the rows it hits.
+    struct Phrase: Equatable {
+        /// The query token it belongs to.
+        var token: Int
+        /// Whether it is a match phrase (counted by bm25), with its typos.
+        var isMatch: Bool
+        var typos = 0
+        /// Whether a hit is a whole word equal to the token (or its correction).
+        var isWhole: Bool
+        /// Whether a hit starts a word (not an infix).
+        var startsWord: Bool
+        /// Whether a hit is a word written with the accents the token was typed with.
+        var isAccentExact = false
+        /// The FTS5 phrase text, column filter excluded.
+        var text: String
+
+        /// The accent form of a token (see ``FoldingTokenizer/accentMarker``), as a prefix or
+        /// whole: `"\u{1}mül"*`.
+        static func accentForm(_ form: String, token index: Int, asPrefix: Bool) -> Phrase {
+            Phrase(
+                token: index, isMatch: false, isWhole: false, startsWord: true,
+                isAccentExact: true,
+                text: SearchPattern.quoted(String(FoldingTokenizer.accentMarker) + form)
+                    + (asPrefix ? "*" : ""))
+        }
+
+        /// The token as the start of a word: `"ann"*`.
+        static func prefix(of token: String, token index: Int) -> Phrase {
+            Phrase(
+                token: index, isMatch: true, isWhole: false, startsWord: true,
+                text: SearchPattern.quoted(token) + "*")
+        }
+
+        /// `word` as a whole word: `"ann"`; a match phrase with its typos, or a signal.
+        static func whole(_ word: String, token index: Int, isMatch: Bool, typos: Int = 0)
+            -> Phrase
+        {
+            Phrase(
+                token: index, isMatch: isMatch, typos: typos, isWhole: true, startsWord: true,
+                text: SearchPattern.quoted(word))
+        }
+
+        /// The token anywhere inside a word, in the substring index: its trigrams, or under 3
+        /// letters a trigram prefix.
+        static func infix(_ token: String, token index: Int) -> [Phrase] {
+            let isShort = token.unicodeScalars.count < 3
+            return [
+                Phrase(
+                    token: index, isMatch: true, isWhole: false, startsWord: false,
+                    text: SearchPattern.quoted(token) + (isShort ? "*" : ""))
+            ]
+        }
+
+        /// Signals in the substring index: the token at the start of a word, and as the whole
+        /// word (trigrams anchored by ``FoldingTokenizer``'s markers).
+        static func anchoredInfixes(_ token: String, token index: Int) -> [Phrase] {
+            let start = String(FoldingTokenizer.wordStartMarker)
+            let end = String(FoldingTokenizer.wordEndMarker)
+            let isOneLetter = token.unicodeScalars.count < 2
+            return [
+                Phrase(
+                    token: index, isMatch: false, isWhole: false, startsWord: true,
+                    text: SearchPattern.quoted(start + token) + (isOneLetter ? "*" : "")),
+                Phrase(
+                    token: index, isMatch: false, isWhole: true, startsWord: true,
+                    text: SearchPattern.quoted(start + token + end)),
+            ]
+        }
+    }
+
+    let kind: Kind
+    /// The FTS5 table queried.
+    let index: String
+    let tokenCount: Int
+    /// The match phrases first (grouped by token, in token order), then the signal phrases.
+    let phrases: [Phrase]
+    /// The bm25 weight of each column.
+    let weights: [Double]
+    /// `{first_name company} : ` when the request restricts fields, else empty.
+    let columnFilter: String
+
+    var matchPhraseCount: Int { phrases.count { $0.isMatch } }
+
+    /// Every token required: `{cols} : (("ann"* OR "anne") "mul"*)`.
+    var matchQuery: String {
+        let groups = (0..<tokenCount).map { token in
+            "("
+                + phrases.filter { $0.isMatch && $0.token == token }.map(\.text)
+                .joined(separator: " OR ") + ")"
+        }
+        return columnFilter + "(" + groups.joined(separator: " AND ") + ")"
+    }
+
+    /// The match query, OR each signal phrase: the phrases ``FTS5RankCollector`` reads.
+    var rankQuery: String {
+        ([matchQuery] + phrases.filter { !$0.isMatch }.map { columnFilter + $0.text })
+            .joined(separator: " OR ")
+    }
+
+    /// The FTS5 query matching the rows where the phrases selected by `include` hit (one of
+    /// them, in the filtered columns); nil when none is selected.
+    func query(ofPhrases include: (Phrase) -> Bool) -> String? {
+        let texts = phrases.filter(include).map(\.text)
+        guard !texts.isEmpty else { return nil }
+        return columnFilter + "(" + texts.joined(separator: " OR ") + ")"
+    }
+
+    /// Builds the plan of `request` for `kind`; `accentForms` has, for each token typed with
+    /// letters that fold (`mül`), its lowercase form with them kept; `corrections(token)`
+    /// gives fuzzy matching's vocabulary words within reach of a token, with their typos. Nil
+    /// when the request restricts matching to fields `kind` does not have (it then matches
+    /// nothing).
+    init?(
+        kind: Kind, tokens: [String], accentForms: [String?], request: SearchRequest,
+        corrections: (String) throws -> [(word: String, typos: Int)]
+    ) rethrows {
+        self.kind = kind
+        tokenCount = tokens.count
+        weights = request.columnWeights(of: kind)
+        if let columns = request.matchedColumns(of: kind) {
+            guard !columns.isEmpty else { return nil }
+            columnFilter = "{" + columns.joined(separator: " ") + "} : "
+        } else {
+            columnFilter = ""
+        }
+        var matches: [Phrase] = []
+        var signals: [Phrase] = []
+        index = request.match == .substring ? kind.substringIndexName : kind.indexName
+        for (token, text) in tokens.enumerated() {
+            switch request.match {
+            case .prefix:
+                matches.append(.prefix(of: text, token: token))
+                signals.append(.whole(text, token: token, isMatch: false))
+            case .exact:
+                matches.append(.whole(text, token: token, isMatch: true))
+            case .fuzzy:
+                matches.append(.prefix(of: text, token: token))
+                for correction in try corrections(text) {
+                    matches.append(
+                        .whole(
+                            correction.word, token: token, isMatch: true, typos: correction.typos))
+                }
+                signals.append(.whole(text, token: token, isMatch: false))
+            case .substring:
+                matches += Phrase.infix(text, token: token)
+                signals += Phrase.anchoredInfixes(text, token: token)
+            }
+            // The substring index has no accent forms.
+            if let form = accentForms[token], request.match != .substring {
+                signals.append(.accentForm(form, token: token, asPrefix: request.match != .exact))
+            }
+        }
+        phrases = matches + signals
+    }
+}
