@@ -9,9 +9,9 @@ struct InteractiveCommand: ContextualCommand {
         abstract: "Search as you type, and print the record you choose.",
         discussion: """
             Draws on the terminal (/dev/tty) and prints the chosen record on standard output, \
-            so that 'ftsearch interactive | cut -f2' and 'id=$(ftsearch i)' work. With the \
-            query line empty, the list shows past searches; as you type, the ranked results of \
-            the text, with past searches that complete it above them. Keys: Up/Down or \
+            so that 'ftsearch interactive | cut -f2' and 'id=$(ftsearch i | cut -f2)' work. \
+            With the query line empty, the list shows past searches; as you type, the ranked \
+            results of the text, with past searches that complete it above them. Keys: Up/Down or \
             Ctrl-P/Ctrl-N move, PgUp/PgDn page, Enter chooses a result (or puts a past search \
             in the query line), Tab completes with the top suggestion, Ctrl-D deletes the \
             selected past search, Ctrl-G shows sections by company, Ctrl-U clears the line, \
