@@ -8,6 +8,9 @@ let package = Package(
         .executable(name: "ftsearch", targets: ["ftsearch"]),
         .executable(name: "ftsearch-bench", targets: ["ftsearch-bench"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0")
+    ],
     targets: [
         .systemLibrary(
             name: "CSQLite",
@@ -20,7 +23,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "ftsearch",
-            dependencies: ["FTSearchKit"]
+            dependencies: [
+                "FTSearchKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // The in-process half of scripts/bench: query and history latency through the library.
         .executableTarget(

@@ -1,3 +1,5 @@
+import ArgumentParser
+
 /// The root command: `ftsearch <subcommand>`.
 struct FTSearch: ParsableCommand {
     static let version = "0.1.0"
@@ -10,6 +12,7 @@ struct FTSearch: ParsableCommand {
             accent-insensitive prefix matching. Every search is remembered, and 'suggest' \
             completes a prefix from that history.
             """,
+        version: version,
         subcommands: [
             ImportCommand.self, QueryCommand.self, SuggestCommand.self, HistoryCommand.self,
             StatsCommand.self, CheckCommand.self, OptimizeCommand.self, RebuildCommand.self,

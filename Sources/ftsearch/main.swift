@@ -8,7 +8,4 @@
 // a full disk, rather than kill the process with SIGXFSZ half-way through a write.
 signal(SIGXFSZ, SIG_IGN)
 
-CommandLineTool(
-    root: FTSearch.self, version: FTSearch.version,
-    errorReport: ErrorReporting.report(for:)
-).main()
+exit(CommandRunner.run(Array(CommandLine.arguments.dropFirst()), in: .current()))

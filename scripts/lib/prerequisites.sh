@@ -1,4 +1,4 @@
-# Shared by scripts/test, scripts/demo and scripts/bench: makes sure the build can find SQLite.
+# Shared by the scripts that build: makes sure the build can find SQLite and its packages.
 # Source it; it installs libsqlite3-dev (and pkg-config) with apt when the header is missing and
 # we are root, and otherwise says what to install.
 
@@ -24,5 +24,15 @@ ensure_swift() {
             echo "error: the Swift toolchain (6.x) is not on PATH." >&2
             exit 1
         fi
+    fi
+}
+
+# Points SwiftPM at the package mirrors in ../shared/swiftpm when they exist (machines that reach
+# no public git host); elsewhere Package.swift's public URLs resolve as usual.
+use_package_mirrors() {
+    local mirrors
+    mirrors="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/swiftpm/use-mirrors"
+    if [ -x "$mirrors" ]; then
+        "$mirrors" "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
     fi
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import FTSearchKit
 
 /// `ftsearch history [list|delete|clear]`.
@@ -18,7 +19,7 @@ struct HistoryCommand: ParsableCommand {
 }
 
 /// `ftsearch history list`.
-struct HistoryListCommand: ParsableCommand {
+struct HistoryListCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List past searches, most recently used first.")
 
@@ -83,7 +84,7 @@ struct HistoryListCommand: ParsableCommand {
 }
 
 /// `ftsearch history delete ID... | --query TEXT`.
-struct HistoryDeleteCommand: ParsableCommand {
+struct HistoryDeleteCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete past searches by id, or the one a text normalizes to.",
@@ -124,7 +125,7 @@ struct HistoryDeleteCommand: ParsableCommand {
 }
 
 /// `ftsearch history clear [--before DATE] [--yes]`.
-struct HistoryClearCommand: ParsableCommand {
+struct HistoryClearCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear",
         abstract: "Delete every past search, or those last used before a date.",

@@ -1,7 +1,8 @@
+import ArgumentParser
 import FTSearchKit
 
 /// `ftsearch import FILE...`: load people and animals, all or nothing.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import people or animals from JSON, NDJSON, CSV or TSV files.",

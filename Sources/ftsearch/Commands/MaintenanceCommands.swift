@@ -1,7 +1,8 @@
+import ArgumentParser
 import FTSearchKit
 
 /// `ftsearch check`: SQLite and FTS5 integrity checks.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check the database and its full-text indexes.",
@@ -24,7 +25,7 @@ struct CheckCommand: ParsableCommand {
 }
 
 /// `ftsearch optimize`: merge index segments, analyze, checkpoint, vacuum.
-struct OptimizeCommand: ParsableCommand {
+struct OptimizeCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "optimize",
         abstract: "Compact the full-text indexes and the database file.",
@@ -44,7 +45,7 @@ struct OptimizeCommand: ParsableCommand {
 }
 
 /// `ftsearch rebuild`: rebuild every index from its content table.
-struct RebuildCommand: ParsableCommand {
+struct RebuildCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "rebuild",
         abstract: "Rebuild the full-text indexes from the stored records.",

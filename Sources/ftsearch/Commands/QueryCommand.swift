@@ -1,7 +1,8 @@
+import ArgumentParser
 import FTSearchKit
 
 /// `ftsearch query TEXT`: ranked prefix search, logged to history.
-struct QueryCommand: ParsableCommand {
+struct QueryCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Search people and animals by name and company.",

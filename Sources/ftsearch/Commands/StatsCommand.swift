@@ -1,7 +1,8 @@
+import ArgumentParser
 import FTSearchKit
 
 /// `ftsearch stats`: counts, size and versions.
-struct StatsCommand: ParsableCommand {
+struct StatsCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "Show record counts, database size and versions.")
 

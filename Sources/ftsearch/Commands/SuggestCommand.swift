@@ -1,7 +1,8 @@
+import ArgumentParser
 import FTSearchKit
 
 /// `ftsearch suggest PREFIX`: completions from history and the index, for scripts.
-struct SuggestCommand: ParsableCommand {
+struct SuggestCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "suggest",
         abstract: "Suggest searches that complete a prefix.",

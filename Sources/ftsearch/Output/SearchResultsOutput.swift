@@ -1,3 +1,4 @@
+import ArgumentParser
 import FTSearchKit
 
 /// How `query` prints its results.

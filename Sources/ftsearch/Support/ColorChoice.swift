@@ -1,3 +1,5 @@
+import ArgumentParser
+
 /// `--color auto|always|never`, as ripgrep and git spell it.
 enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
     case auto, always, never

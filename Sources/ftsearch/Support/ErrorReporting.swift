@@ -1,3 +1,4 @@
+import ArgumentParser
 import FTSearchKit
 
 /// The one place that turns library errors into a message and a sysexits(3) exit code.
@@ -5,14 +6,14 @@ import FTSearchKit
 /// 64 usage, 65 bad data (input records, damaged or foreign database files), 66 missing input,
 /// 70 internal, 73 cannot create, 74 database I/O.
 enum ErrorReporting {
-    static func report(for error: any Error) -> (any ExitCodeProviding)? {
+    static func report(for error: any Error) -> ErrorReport? {
         switch error {
         case let error as ImportError: importReport(error)
         case let error as DatabaseOpenError: databaseReport(error)
         case let error as InputError: inputReport(error)
         case let error as SQLiteError: sqliteReport(error)
         case let error as HistoryEntryNotFound:
-            ErrorReport(exitCode: ExitCode.dataError.rawValue, message: error.description)
+            ErrorReport(exitCode: ExitCode.dataError, message: error.description)
         default: nil
         }
     }
@@ -21,10 +22,10 @@ enum ErrorReporting {
         switch error {
         case .invalidRecord:
             ErrorReport(
-                exitCode: ExitCode.dataError.rawValue,
+                exitCode: ExitCode.dataError,
                 message: "\(error)\nNothing was imported; the database is unchanged.")
         case .unknownKind:
-            ErrorReport(exitCode: ExitCode.usage.rawValue, message: error.description)
+            ErrorReport(exitCode: ExitCode.usage, message: error.description)
         case .unreadableInput(let input):
             inputReport(input)
         }
@@ -33,7 +34,7 @@ enum ErrorReporting {
     private static func inputReport(_ error: InputError) -> ErrorReport {
         let code = error.kind == .readFailed ? ExitCode.ioError : ExitCode.noInput
         let name = error.path == "-" ? "standard input" : error.path
-        return ErrorReport(exitCode: code.rawValue, message: "\(name): \(error.reason)")
+        return ErrorReport(exitCode: code, message: "\(name): \(error.reason)")
     }
 
     private static func databaseReport(_ error: DatabaseOpenError) -> ErrorReport {
@@ -44,21 +45,21 @@ enum ErrorReporting {
             case .cannotCreate: .cannotCreate
             case .cannotOpen: .ioError
             }
-        return ErrorReport(exitCode: code.rawValue, message: error.description)
+        return ErrorReport(exitCode: code, message: error.description)
     }
 
     private static func sqliteReport(_ error: SQLiteError) -> ErrorReport {
         if error.isCorruption {
             return ErrorReport(
-                exitCode: ExitCode.dataError.rawValue,
+                exitCode: ExitCode.dataError,
                 message: "the database is damaged: \(error.message) (try 'ftsearch check')")
         }
         if error.isIOFailure {
             return ErrorReport(
-                exitCode: ExitCode.ioError.rawValue,
+                exitCode: ExitCode.ioError,
                 message: "database I/O failed: \(error.message)")
         }
-        return ErrorReport(exitCode: ExitCode.internalError.rawValue, message: error.description)
+        return ErrorReport(exitCode: ExitCode.internalError, message: error.description)
     }
 }
 

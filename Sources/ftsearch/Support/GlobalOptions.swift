@@ -1,3 +1,4 @@
+import ArgumentParser
 import FTSearchKit
 
 /// Options every command accepts.

@@ -6,8 +6,6 @@ import Testing
 /// Commands run in-process with a captured context, for what a pipe cannot show: terminals.
 @Suite struct InProcessCommandTests {
     let directory: String
-    let tool = CommandLineTool(
-        root: FTSearch.self, version: FTSearch.version, errorReport: ErrorReporting.report(for:))
 
     init() throws {
         directory = NSTemporaryDirectory() + "ftsearch-inprocess-" + UUID().uuidString
@@ -15,10 +13,8 @@ import Testing
             atPath: directory, withIntermediateDirectories: true)
         let context = CommandContext.capturing(environment: environment)
         #expect(
-            tool.main(
-                arguments: ["import", FTSearchRunner.fixture("people.json")], context: context) == 0
-        )
-        #expect(tool.main(arguments: ["query", "ann"], context: context) == 0)
+            CommandRunner.run(["import", FTSearchRunner.fixture("people.json")], in: context) == 0)
+        #expect(CommandRunner.run(["query", "ann"], in: context) == 0)
     }
 
     var environment: [String: String] {
@@ -33,7 +29,7 @@ import Testing
         let context = CommandContext.capturing(
             input: input, environment: environment.merging(extra) { $1 },
             isTerminal: terminal)
-        let code = tool.main(arguments: arguments, context: context)
+        let code = CommandRunner.run(arguments, in: context)
         return (code, context.standardOutput.capturedText, context.standardError.capturedText)
     }
 
