@@ -5,7 +5,7 @@
 
 Six panels on log scales, each against the number of people: import time (ftsearch's CSV,
 JSON and NDJSON imports, the sqlite3 CLI floor, sqlite-utils, Tantivy), then for each query
-class the in-process p50 (solid) and p99 (dashed) of ftsearch, the naive FTS5 SQL and Tantivy.
+class the in-process p50 (solid, circles) and p99 (dashed, triangles) of ftsearch, the naive FTS5 SQL and Tantivy.
 """
 import json
 import statistics
@@ -58,9 +58,9 @@ def query_panel(axes, results, cls, title):
     for name, value, tool in (("ftsearch", lambda p: latency("fast", p), "ftsearch"),
                               ("naive FTS5 SQL", lambda p: latency("naive", p), "floor"),
                               ("Tantivy", tantivy, "tantivy")):
-        for p, style in (("p50", "-"), ("p99", "--")):
+        for p, style, marker in (("p50", "-", "o"), ("p99", "--", "v")):
             x, y = series(results, value(p))
-            axes.plot(x, y, style, marker="o", color=COLORS[tool], label=f"{name} {p}")
+            axes.plot(x, y, style, marker=marker, color=COLORS[tool], label=f"{name} {p}")
     axes.set_title(f"query {title} (ms)")
 
 
