@@ -85,14 +85,29 @@ struct IndexSync {
         "DELETE FROM \(table); INSERT INTO \(index)(\(index)) VALUES ('delete-all')"
     }
 
-    /// FTS5's automerge setting when none is stored (https://sqlite.org/fts5.html#the_automerge_configuration_option).
-    static let defaultAutomerge = 4
+    /// An FTS5 configuration option (https://sqlite.org/fts5.html#fts5_configuration_options).
+    enum Setting: String {
+        /// How many segments of a level are merged during writes.
+        case automerge
+        /// The bytes of index the in-memory hash holds before it is written out as a segment.
+        case hashsize
 
-    /// The stored automerge setting, if any.
-    var automergeSettingSQL: String { "SELECT v FROM \(index)_config WHERE k = 'automerge'" }
+        /// FTS5's value when none is stored.
+        var defaultValue: Int {
+            switch self {
+            case .automerge: 4
+            case .hashsize: 1 << 20
+            }
+        }
+    }
 
-    func setAutomergeSQL(_ value: Int) -> String {
-        "INSERT INTO \(index)(\(index), rank) VALUES ('automerge', \(value))"
+    /// The stored value of `setting`, if any.
+    func storedValueSQL(of setting: Setting) -> String {
+        "SELECT v FROM \(index)_config WHERE k = '\(setting.rawValue)'"
+    }
+
+    func setSQL(_ setting: Setting, to value: Int) -> String {
+        "INSERT INTO \(index)(\(index), rank) VALUES ('\(setting.rawValue)', \(value))"
     }
 
     /// Rebuilds the whole index from the content table.
