@@ -119,11 +119,12 @@ final class BulkWriter {
     /// FTS5 settings for the one big `INSERT … SELECT` of ``finish()``. Merging segments while
     /// they are written makes it 1.6 times slower, so automerge is off. FTS5 writes a segment
     /// each time its in-memory hash holds `hashsize` bytes of index (1 MiB by default), and
-    /// every 16 segments of a level are crisis-merged, which leaves the merged segments' pages
-    /// free: a third of a 100k-people file. An 8 MiB hash writes 8 times fewer segments, so
-    /// far fewer merges, for about 10 MiB more memory.
+    /// crisis-merges a level's segments when there are `crisismerge` of them (16): the merged
+    /// segments' pages are left free, a fifth of the file after 100k people. An 8 MiB hash writes
+    /// 8 times fewer segments (for about 10 MiB more memory), and at most 64 of them are kept
+    /// unmerged, so no merge happens below about 2.5M people and no page is freed.
     static let bulkIndexSettings: [(IndexSync.Setting, Int)] = [
-        (.automerge, 0), (.hashsize, 8 << 20),
+        (.automerge, 0), (.hashsize, 8 << 20), (.crisismerge, 64),
     ]
 
     /// Indexes the new and replaced rows and restores the triggers.

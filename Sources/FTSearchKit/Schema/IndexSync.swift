@@ -91,12 +91,15 @@ struct IndexSync {
         case automerge
         /// The bytes of index the in-memory hash holds before it is written out as a segment.
         case hashsize
+        /// How many segments of a level force a merge during writes.
+        case crisismerge
 
         /// FTS5's value when none is stored.
         var defaultValue: Int {
             switch self {
             case .automerge: 4
             case .hashsize: 1 << 20
+            case .crisismerge: 16
             }
         }
     }
