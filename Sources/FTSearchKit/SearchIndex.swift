@@ -11,7 +11,16 @@
 /// let index = try SearchIndex(path: DatabaseLocation.resolve(environment: environment))
 /// let summary = try index.importFiles(["people.csv"], options: ImportOptions())
 /// let page = try index.search(SearchRequest(text: "ann"))
+///
+/// let ann = try index.insert(Person(firstName: "Ann", lastName: "Lee", company: "Acme"))
+/// try index.update(Person.self, id: ann.id!) { $0.company = "Initech" }
+/// try index.delete(Person.self, ids: [ann.id!])
+/// try index.export(.all, as: .json, toFile: "backup.json")
 /// ```
+///
+/// The store API (``insert(_:)-(Model)``, ``update(_:id:_:)``, ``delete(_:ids:)``,
+/// ``find(_:id:)``, ``findAll(_:after:limit:)``, ``count(_:)``) and ``export(_:as:to:)`` are
+/// documented in `SearchIndex+Records.swift` and `SearchIndex+Export.swift`.
 ///
 /// Not `Sendable`: open one per thread or process. Any number of processes can use the same
 /// file at once: the database is in WAL mode, writers queue on a busy timeout.

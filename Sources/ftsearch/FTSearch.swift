@@ -15,7 +15,9 @@ struct FTSearch: ParsableCommand {
         version: version,
         subcommands: [
             ImportCommand.self, QueryCommand.self, SuggestCommand.self, HistoryCommand.self,
-            StatsCommand.self, CheckCommand.self, OptimizeCommand.self, RebuildCommand.self,
+            AddCommand.self, UpdateCommand.self, DeleteCommand.self, ShowCommand.self,
+            ExportCommand.self, StatsCommand.self, CheckCommand.self, OptimizeCommand.self,
+            RebuildCommand.self, CompletionsCommand.self,
         ])
 
     init() {}

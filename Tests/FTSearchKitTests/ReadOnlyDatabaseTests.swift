@@ -70,6 +70,9 @@ import Testing
     private func expectEveryChangeRefused(_ index: SearchIndex) throws {
         let changes: [(String, () throws -> Void)] = [
             ("import records", { try index.importPeople([("Cy", "Young", "")]) }),
+            ("add", { try index.insert(Person(firstName: "Cy", lastName: "Young", company: "")) }),
+            ("update", { try index.update(Person.self, id: 1) { $0.company = "Initech" } }),
+            ("delete", { try index.delete(Person.self, ids: [1]) }),
             ("record", { try index.history.record("bob", kinds: .all, resultCount: 1) }),
             ("delete history", { try index.history.delete(matching: "ann") }),
             ("clear the history", { try index.history.clear() }),
@@ -93,6 +96,9 @@ import Testing
             #expect(try index.history.entries().map(\.text) == ["ann"])
             #expect(try index.suggestions(forPrefix: "an").map(\.text).contains("ann"))
             #expect(try index.check() == [])
+            let exported = MemoryOutput()
+            try index.export(.people, as: .csv, to: exported)
+            #expect(String(decoding: exported.bytes, as: UTF8.self).contains("Ann,Smith"))
             try expectEveryChangeRefused(index)
         }
     }

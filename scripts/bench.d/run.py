@@ -27,6 +27,8 @@ SQLITE_UTILS = os.path.join(VENV_BIN, "sqlite-utils")
 PYTHON = os.path.join(VENV_BIN, "python")
 TANTIVY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tantivy_peer.py")
 PLOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.py")
+BEFORE = os.environ.get("FTSEARCH_BEFORE")  # scripts/bench --before REV: an older build
+BEFORE_NAME = os.environ.get("FTSEARCH_BEFORE_NAME", "before")
 ENV = dict(os.environ, FTSEARCH_NO_HISTORY="1")
 ENV.pop("FTSEARCH_DB", None)
 results = {"sizes": {}, "machine": {}}
@@ -97,6 +99,19 @@ def import_sqlite_utils(data, fmt, db):
     wall2, rss2 = timed([SQLITE_UTILS, "enable-fts", db, "people", "first_name", "last_name", "company",
                          "--fts5", "--tokenize", "unicode61 remove_diacritics 2"])
     return wall1 + wall2, max(rss1, rss2)
+
+
+def run_exports(n, ft_db):
+    """ftsearch export of every person, once per format: wall seconds and peak RSS (issue 9: ≤ 64 MiB)."""
+    exports = {}
+    for fmt in ("json", "ndjson", "csv"):
+        output = os.path.join(WORK, f"export-{label(n)}.{fmt}")
+        wall, rss = timed([FTSEARCH, "export", "--db", ft_db, "--kind", "people", "--format", fmt,
+                           "--output", output, "--force"])
+        os.remove(output)
+        exports[fmt] = {"wall": wall, "rss": rss}
+        log(f"  export {label(n)} {fmt}: {wall:.2f} s, {rss:.0f} MiB")
+    return exports
 
 
 def median(values):
@@ -175,10 +190,13 @@ def whole_process(n, data, ft_db, su_db):
         "suggest ftsearch": [FTSEARCH, "suggest", "an", "--db", history_db],
         "suggest sqlite3": ["sqlite3", "-tabs", history_db, SUGGEST_SQL],
     }
+    if BEFORE:
+        commands["query before"] = [BEFORE] + commands["query ftsearch"][1:]
+        commands["suggest before"] = [BEFORE] + commands["suggest ftsearch"][1:]
     # ftsearch query runs as users run it, logging the search to the history.
     with_history = dict(ENV)
     with_history.pop("FTSEARCH_NO_HISTORY", None)
-    environments = {name: (with_history if name == "query ftsearch" else ENV) for name in commands}
+    environments = {name: (with_history if name.startswith("query") else ENV) for name in commands}
     times = {name: [] for name in commands}
     runs = 30
     for run in range(runs + 2):
@@ -219,6 +237,24 @@ def run_tantivy(n, data):
     return {"index": {"wall": walls, "rss": rss, "size": size}, "latency": latency}
 
 
+def tab_completion(history_db, runs=200):
+    """One Tab after `ftsearch query --db DB an` in bash: the whole process that the completion
+    script starts (swift-argument-parser's ---completion call), p50 and p99 of `runs`."""
+    words = ["ftsearch", "query", "--db", history_db, "an"]
+    command = [FTSEARCH, "---completion", "query", "--", "positional@0", "4", "2"] + words
+    env = dict(ENV, SAP_SHELL="bash", SAP_SHELL_VERSION="5.2")
+    times = []
+    for run in range(runs + 5):
+        start = time.perf_counter()
+        out = subprocess.run(command, check=True, env=env, capture_output=True, text=True).stdout
+        if run >= 5:
+            times.append((time.perf_counter() - start) * 1000)
+    if not out.strip():
+        raise SystemExit("the completion call offered nothing: the benchmark would time an empty path")
+    times.sort()
+    return {"p50": median(times), "p99": times[int(len(times) * 0.99) - 1]}
+
+
 def machine():
     cpu = "?"
     with open("/proc/cpuinfo") as f:
@@ -241,14 +277,16 @@ def main():
         size = results["sizes"][label(n)] = {}
         size["imports"] = run_imports(n, data)
         ft_db = os.path.join(WORK, f"ftsearch-csv-{label(n)}.db")
+        size["exports"] = run_exports(n, ft_db)
         log(f"  query latency {label(n)}")
         size["latency"] = run_latency(n, data, ft_db)
         log(f"  tantivy {label(n)}")
         size["tantivy"] = run_tantivy(n, data)
-        if n == SIZES[-1]:
+        if n >= 100_000:
             log(f"  whole-process {label(n)}")
             size["process"], size["history"] = whole_process(n, data, ft_db,
                                                              os.path.join(WORK, f"sqlite-utils-csv-{label(n)}.db"))
+            size["completion"] = tab_completion(os.path.join(WORK, f"history-{label(n)}.db"))
     results["seconds"] = time.perf_counter() - started
     with open(os.path.join(WORK, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
@@ -295,6 +333,12 @@ def print_table():
         print(f"| {name} | database size (MiB) | {imports['ftsearch csv']['size'] / 2**20:.0f} | "
               f"{imports['floor csv']['size'] / 2**20:.0f} (floor), "
               f"{imports['sqlite-utils csv']['size'] / 2**20:.0f} (sqlite-utils) | | |")
+        exports = size.get("exports", {})
+        if exports:
+            worst = max(exports, key=lambda fmt: exports[fmt]["rss"])
+            walls = ", ".join(f"{fmt} {value['wall']:.2f}" for fmt, value in exports.items())
+            print(f"| {name} | export every person (s): {walls}; peak RSS, worst (MiB) | "
+                  f"{exports[worst]['rss']:.0f} ({worst}) | | | ≤ 64 MiB |")
         latency = size["latency"]
         for cls, title in (("prefix1", "1-letter"), ("prefix2", "2-letter"), ("prefix3", "3-letter"),
                            ("twotoken", "two-token")):
@@ -315,6 +359,7 @@ def print_table():
                   f"{p['suggest sqlite3']:.1f} (sqlite3 CLI) | {ratio(p['suggest ftsearch'], p['suggest sqlite3'])} | ≤ 2.5× |")
             h = size["history"]
             print(f"| {name} | log one search to history, p50 / p99 (ms) | {h['p50']:.3f} / {h['p99']:.3f} | | | ≤ 1 ms |")
+            print_startup_rows(name, size)
         print_tantivy_rows(name, size)
 
 
@@ -341,6 +386,20 @@ def print_tantivy_rows(name, size):
               f"{tantivy['p50']:.2f} / {tantivy['p99']:.2f} (Tantivy) | "
               f"{ratio(fast['p50'], tantivy['p50'])} / {ratio(fast['p99'], tantivy['p99'])} | "
               f"{'≤ 3×' if name == '1M' else ''} |")
+
+
+def print_startup_rows(name, size):
+    """Whole commands against an older build (--before), and one Tab of shell completion."""
+    p = size["process"]
+    for command in ("query", "suggest"):
+        if f"{command} before" in p:
+            ours, theirs = p[f"{command} ftsearch"], p[f"{command} before"]
+            print(f"| {name} | `{command} an{'n' if command == 'query' else ''}` whole process vs "
+                  f"{BEFORE_NAME} (ms) | {ours:.1f} | {theirs:.1f} ({BEFORE_NAME}) | "
+                  f"{ours - theirs:+.1f} ms | < +3 ms |")
+    c = size["completion"]
+    print(f"| {name} | one Tab: `ftsearch query an<Tab>`, 100k history, whole process p50 / p99 (ms) | "
+          f"{c['p50']:.1f} / {c['p99']:.1f} | | | p99 ≤ 30 ms |")
 
 
 if __name__ == "__main__":

@@ -30,9 +30,35 @@ ensure_swift() {
 # Points SwiftPM at the package mirrors in ../shared/swiftpm when they exist (machines that reach
 # no public git host); elsewhere Package.swift's public URLs resolve as usual.
 use_package_mirrors() {
+    use_package_mirrors_in "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+}
+
+# The same for another checkout of the package (scripts/bench --before builds one).
+use_package_mirrors_in() {
     local mirrors
     mirrors="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/swiftpm/use-mirrors"
     if [ -x "$mirrors" ]; then
-        "$mirrors" "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+        "$mirrors" "$1"
+    fi
+}
+
+# The shells, terminal and man page tools the shell-integration tests drive: bash-completion,
+# zsh, fish, tmux, man-db and groff from Debian's packages, installed when missing and we are
+# root (the tests fail with a clear message without them).
+ensure_test_tools() {
+    local missing=()
+    [ -f /usr/share/bash-completion/bash_completion ] || missing+=(bash-completion)
+    command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+    command -v fish >/dev/null 2>&1 || missing+=(fish)
+    command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+    command -v man >/dev/null 2>&1 || missing+=(man-db)
+    command -v groff >/dev/null 2>&1 || missing+=(groff-base)
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "Installing ${missing[*]}..." >&2
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "warning: the shell-integration tests need: ${missing[*]}" >&2
     fi
 }

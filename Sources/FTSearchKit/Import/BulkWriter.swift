@@ -4,6 +4,9 @@
 /// ``write(_:)`` upserts a content row, first removing a replaced row's old tokens from the
 /// index; ``finish()`` indexes every new or replaced row with one statement and restores the
 /// triggers. All of it happens inside the caller's transaction.
+///
+/// The store API writes its few records with the same statement, leaving the triggers to index
+/// each row (``Indexing/byTriggers``).
 final class BulkWriter {
     /// Whether ``write(_:)`` created a record or replaced one.
     enum Outcome {
@@ -11,7 +14,18 @@ final class BulkWriter {
         case updated
     }
 
+    /// How the full-text index follows the writes.
+    enum Indexing {
+        /// The triggers are dropped and the rows written indexed by one statement at the end:
+        /// for imports.
+        case atFinish
+        /// The triggers stay and index each row as it is written: for a few records, where
+        /// dropping and restoring the triggers (a schema change) costs more than the rows.
+        case byTriggers
+    }
+
     let kind: Kind
+    let indexing: Indexing
     /// Records written as new and as replacements, counted by the importer.
     var insertedCount = 0
     var updatedCount = 0
@@ -30,8 +44,9 @@ final class BulkWriter {
     private var unindex: Statement?
     private var addToReindexList: Statement?
 
-    init(kind: Kind, database: Database, timestamp: Timestamp) {
+    init(kind: Kind, database: Database, timestamp: Timestamp, indexing: Indexing = .atFinish) {
         self.kind = kind
+        self.indexing = indexing
         self.database = database
         self.sync = IndexSync(kind: kind)
         self.timestamp = timestamp.description
@@ -39,7 +54,10 @@ final class BulkWriter {
 
     /// Prepares the table for bulk writing; with `replacingAll`, empties it first.
     func begin(replacingAll: Bool) throws {
-        try database.execute(sql: sync.dropTriggersSQL)
+        precondition(!replacingAll || indexing == .atFinish, "replacing all is a bulk write")
+        if indexing == .atFinish {
+            try database.execute(sql: sync.dropTriggersSQL)
+        }
         if replacingAll {
             try database.execute(sql: sync.deleteAllSQL)
         }
@@ -47,17 +65,21 @@ final class BulkWriter {
         highestIDBefore = Int64(
             try database.fetchInt(sql: "SELECT max(id) FROM \(kind.tableName)") ?? 0)
         highestID = highestIDBefore
-        if try database.fetchInt(sql: "SELECT 1 FROM \(kind.tableName) LIMIT 1") == nil {
+        if indexing == .atFinish,
+            try database.fetchInt(sql: "SELECT 1 FROM \(kind.tableName) LIMIT 1") == nil
+        {
             try dropSecondaryIndexes()
         }
         let columns = kind.searchableFields
         let assignments = (columns + ["extra", "updated_at"]).map { "\($0) = excluded.\($0)" }
-        let parameters = (0..<columns.count + 3).map { "?\($0 + 1)" }
+        let parameters = (0..<columns.count + 2).map { "?\($0 + 1)" }
+        // The record's own timestamps, when it has them (?created, ?updated), else the import's.
+        let (created, updated, now) = (columns.count + 3, columns.count + 4, columns.count + 5)
         upsert = try database.makeStatement(
             sql: """
                 INSERT INTO \(kind.tableName)(id, \(columns.joined(separator: ", ")), extra, created_at, updated_at)
-                VALUES (\(parameters.joined(separator: ", ")), ?\(columns.count + 3))
-                ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", "))
+                VALUES (\(parameters.joined(separator: ", ")), coalesce(?\(created), ?\(now)), coalesce(?\(updated), ?\(now)))
+                ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", ")), created_at = coalesce(?\(created), created_at)
                 """)
         exists = try database.makeStatement(sql: "SELECT 1 FROM \(kind.tableName) WHERE id = ?1")
         unindex = try database.makeStatement(sql: sync.unindexRowSQL)
@@ -67,7 +89,10 @@ final class BulkWriter {
     /// Inserts `record`, or replaces the stored record with the same id.
     func write(_ record: Record) throws -> Outcome {
         guard let upsert else { preconditionFailure("begin() must be called before write(_:)") }
-        let outcome = try prepareIndex(forRecordWithID: record.id)
+        let outcome =
+            indexing == .byTriggers
+            ? try outcomeIndexedByTriggers(forRecordWithID: record.id)
+            : try prepareIndex(forRecordWithID: record.id)
         if let id = record.id { try upsert.bind(id, at: 1) } else { try upsert.bindNull(at: 1) }
         var index: Int32 = 2
         for value in record.searchableValues {
@@ -77,13 +102,30 @@ final class BulkWriter {
         extraJSON.removeAll(keepingCapacity: true)  // one buffer for every record's JSON
         JSONValue.writeObject(record.extraFields, to: &extraJSON)
         try upsert.bind(utf8: extraJSON, at: index)
-        try upsert.bind(timestamp, at: index + 1)
+        try bind(record.createdAt, at: index + 1)
+        try bind(record.updatedAt, at: index + 2)
+        try upsert.bind(timestamp, at: index + 3)
         try upsert.step()
         upsert.reset()
         if record.id == nil {
             highestID = max(highestID, database.lastInsertedRowID)
         }
         return outcome
+    }
+
+    /// Binds a record's own timestamp, or NULL for the import's.
+    private func bind(_ time: Timestamp?, at index: Int32) throws {
+        if let time {
+            try upsert?.bind(time.description, at: index)
+        } else {
+            try upsert?.bindNull(at: index)
+        }
+    }
+
+    /// Whether the record with this id is stored, when the triggers do the indexing.
+    private func outcomeIndexedByTriggers(forRecordWithID id: Int64?) throws -> Outcome {
+        guard let id, let exists else { return .inserted }
+        return try exists.firstRow([id]) { _ in true } ?? false ? .updated : .inserted
     }
 
     /// Takes a stored row that is about to be replaced out of the index (once per import), and
@@ -129,6 +171,7 @@ final class BulkWriter {
 
     /// Indexes the new and replaced rows and restores the triggers.
     func finish() throws {
+        guard indexing == .atFinish else { return }
         let stored = try Self.bulkIndexSettings.map { setting, _ in
             try database.fetchInt(sql: sync.storedValueSQL(of: setting))
         }

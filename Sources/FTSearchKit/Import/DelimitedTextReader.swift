@@ -2,6 +2,11 @@
 /// every later record must have as many fields, blank lines are skipped, and every field must be
 /// UTF-8.
 ///
+/// A header name ending in `:json` (`tags:json`) marks a column of JSON values: its cells are
+/// read as JSON text (`["a","b"]`, `42`, `"text"`) into the field named without the suffix, and
+/// an empty cell means the record has no such field. That is how an export carries extra fields
+/// that are not text, or not in every record, through CSV and TSV exactly.
+///
 /// Records are found by the dialect's scanner as byte spans in the read buffer; strings are made
 /// only once a whole record is known to be in the buffer.
 struct DelimitedTextReader<Dialect: DelimitedDialect> {
@@ -9,8 +14,11 @@ struct DelimitedTextReader<Dialect: DelimitedDialect> {
     /// The 1-based physical line at the start of the buffer's window.
     private var line = 1
     private var hasSkippedByteOrderMark = false
-    /// The field names, once the header has been read.
+    /// The field names, once the header has been read (without a `:json` suffix).
     private(set) var fieldNames: [String]?
+    /// Whether each column holds JSON values (its header name ends in `:json`); empty when none
+    /// does.
+    private var isJSONColumn: [Bool] = []
     /// The error that ended reading, thrown again by every later call.
     private var failure: RecordSyntaxError?
     private var spans: [FieldSpan] = []
@@ -47,14 +55,17 @@ struct DelimitedTextReader<Dialect: DelimitedDialect> {
         var names: [String] = []
         names.reserveCapacity(spans.count)
         var firstField: [String: Int] = [:]
+        var isJSONColumn: [Bool] = []
         for (position, span) in spans.enumerated() {
-            guard let name = makeString(span) else {
+            guard var name = makeString(span) else {
                 throw invalidUTF8(in: span, recoverable: false)
             }
             if name.isEmpty {
                 throw error(
                     "empty field name in field \(position + 1)", at: span.start, recoverable: false)
             }
+            isJSONColumn.append(name.hasSuffix(Self.jsonColumnSuffix))
+            if isJSONColumn[position] { name.removeLast(Self.jsonColumnSuffix.count) }
             if let earlier = firstField[name] {
                 throw error(
                     "duplicate field name \"\(name)\" in fields \(earlier + 1) and \(position + 1)",
@@ -63,8 +74,12 @@ struct DelimitedTextReader<Dialect: DelimitedDialect> {
             firstField[name] = position
             names.append(name)
         }
+        if isJSONColumn.contains(true) { self.isJSONColumn = isJSONColumn }
         return names
     }
+
+    /// The end of the header name of a column of JSON values.
+    static var jsonColumnSuffix: String { ":json" }
 
     private mutating func readRecord() throws(RecordSyntaxError) -> SourceRecord? {
         guard let names = fieldNames, let scanned = try scanNextRecord() else { return nil }
@@ -82,7 +97,12 @@ struct DelimitedTextReader<Dialect: DelimitedDialect> {
             guard let text = makeString(spans[index]) else {
                 throw invalidUTF8(in: spans[index], recoverable: true)
             }
-            fields.append(JSONMember(key: names[index], value: .string(text)))
+            if !isJSONColumn.isEmpty && isJSONColumn[index] {
+                guard !text.isEmpty else { continue }
+                fields.append(JSONMember(key: names[index], value: try jsonValue(text, in: index)))
+            } else {
+                fields.append(JSONMember(key: names[index], value: .string(text)))
+            }
         }
         return SourceRecord(line: line, fields: fields)
     }
@@ -181,6 +201,17 @@ struct DelimitedTextReader<Dialect: DelimitedDialect> {
         decoded.removeAll(keepingCapacity: true)
         Dialect.decode(bytes, appendingTo: &decoded)
         return decoded.withUnsafeBufferPointer { UTF8Text.string(from: $0, isASCII: span.isASCII) }
+    }
+
+    /// The value of a cell of a `:json` column.
+    private func jsonValue(_ text: String, in column: Int) throws(RecordSyntaxError) -> JSONValue {
+        do {
+            return try JSONParser.parseDocument(Array(text.utf8))
+        } catch {
+            throw self.error(
+                "field \"\(fieldNames?[column] ?? "")\" holds invalid JSON: \(error.reason)",
+                at: spans[column].start, recoverable: true)
+        }
     }
 
     private func invalidUTF8(in span: FieldSpan, recoverable: Bool) -> RecordSyntaxError {

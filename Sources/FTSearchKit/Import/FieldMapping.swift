@@ -2,14 +2,17 @@
 ///
 /// Field names match case-insensitively, ignoring `_`, `-` and spaces, so `first_name`,
 /// `firstName` and `First Name` are one field; common aliases (`given_name`, `surname`,
-/// `family_name`, `organization`, `employer`) are accepted too. Every other field is kept as an
-/// extra field with its JSON type.
+/// `family_name`, `organization`, `employer`) are accepted too. `created_at` and `updated_at`
+/// (ISO 8601 times, as ``SearchIndex/export(_:as:to:)`` writes them) set the record's
+/// timestamps. Every other field is kept as an extra field with its JSON type.
 public enum FieldMapping {
     /// The role an input field plays.
     enum Role: Equatable {
         case id
         /// The searchable field at this index of `kind.searchableFields`.
         case searchable(Int)
+        case createdAt
+        case updatedAt
         case extra
     }
 
@@ -33,7 +36,12 @@ public enum FieldMapping {
 
     static func role(ofField name: String, in kind: Kind) -> Role {
         let normalized = normalizedName(name)
-        if normalized == "id" { return .id }
+        switch normalized {
+        case "id": return .id
+        case "createdat": return .createdAt
+        case "updatedat": return .updatedAt
+        default: break
+        }
         return aliases[kind]?[normalized].map(Role.searchable) ?? .extra
     }
 
@@ -104,6 +112,8 @@ public enum FieldMapping {
         var values = [String](repeating: "", count: kind.searchableFields.count)
         var sources = [String?](repeating: nil, count: kind.searchableFields.count)
         var extra: [JSONMember] = []
+        var createdAt: Timestamp?
+        var updatedAt: Timestamp?
         extra.reserveCapacity(fields.count)
         for (position, field) in fields.enumerated() {
             switch roles.role(ofField: field.key, at: position, in: kind) {
@@ -117,12 +127,56 @@ public enum FieldMapping {
                 }
                 sources[index] = field.key
                 values[index] = try text(of: field)
+            case .createdAt:
+                createdAt = try timestamp(from: field)
+            case .updatedAt:
+                updatedAt = try timestamp(from: field)
             case .extra:
                 extra.append(field)
             }
         }
         try requireName(values, kind: kind)
-        return Record(kind: kind, id: id, searchableValues: values, extraFields: extra)
+        return Record(
+            kind: kind, id: id, searchableValues: values, extraFields: extra,
+            createdAt: createdAt, updatedAt: updatedAt)
+    }
+
+    /// Checks a record made in code as an import checks its input: it needs a name, and no extra
+    /// field may have a name that an import would read as something else (`id`, `surname`,
+    /// `created_at`), so that an export of it imports back the same.
+    ///
+    /// - Throws: ``RecordValidationError`` saying what is wrong.
+    static func validate(_ record: Record) throws(RecordValidationError) {
+        for member in record.extraFields {
+            let role = role(ofField: member.key, in: record.kind)
+            guard role != .extra else { continue }
+            let meaning =
+                switch role {
+                case .searchable(let index):
+                    "the " + record.kind.searchableFields[index].replacingUnderscores
+                case .createdAt: "the creation time"
+                case .updatedAt: "the time of the last change"
+                default: "the id"
+                }
+            throw RecordValidationError(
+                "extra field \"\(member.key)\" would be read as \(meaning); choose another name")
+        }
+        try requireName(record.searchableValues, kind: record.kind)
+    }
+
+    private static func timestamp(from field: JSONMember) throws(RecordValidationError)
+        -> Timestamp?
+    {
+        switch field.value {
+        case .null: return nil
+        case .string(let text) where text.trimmingSpaces.isEmpty: return nil
+        case .string(let text):
+            if let timestamp = Timestamp(iso8601: String(text.trimmingSpaces)) { return timestamp }
+        default: break
+        }
+        throw RecordValidationError(
+            "\(field.key) must be an ISO 8601 time such as 2026-01-01T12:00:00Z, "
+                + "found \(field.value.jsonText)")
     }
 
     private static func identifier(from value: JSONValue) throws(RecordValidationError) -> Int64? {

@@ -8,10 +8,17 @@ public struct Record: Sendable, Equatable {
     public var searchableValues: [String]
     /// Every other field of the input, with its JSON type, in input order.
     public var extraFields: [JSONMember]
+    /// When the record was first stored; `nil` for a new record, which takes the time it is
+    /// stored (an import keeps the `created_at` its input gives).
+    public var createdAt: Timestamp?
+    /// When the record was last changed; `nil` for a new record, which takes the time it is
+    /// stored (an import keeps the `updated_at` its input gives).
+    public var updatedAt: Timestamp?
 
     /// Creates a record; `searchableValues` must match `kind.searchableFields`.
     public init(
-        kind: Kind, id: Int64? = nil, searchableValues: [String], extraFields: [JSONMember] = []
+        kind: Kind, id: Int64? = nil, searchableValues: [String], extraFields: [JSONMember] = [],
+        createdAt: Timestamp? = nil, updatedAt: Timestamp? = nil
     ) {
         precondition(
             searchableValues.count == kind.searchableFields.count,
@@ -20,11 +27,21 @@ public struct Record: Sendable, Equatable {
         self.id = id
         self.searchableValues = searchableValues
         self.extraFields = extraFields
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 
     /// The value of the searchable field `name` (`first_name`, `company`, `name`...).
+    ///
+    /// Setting a field the kind does not have is a programming error.
     public subscript(field name: String) -> String? {
-        kind.searchableFields.firstIndex(of: name).map { searchableValues[$0] }
+        get { kind.searchableFields.firstIndex(of: name).map { searchableValues[$0] } }
+        set {
+            guard let position = kind.searchableFields.firstIndex(of: name) else {
+                preconditionFailure("a \(kind.singularNoun) has no field \(name)")
+            }
+            searchableValues[position] = newValue ?? ""
+        }
     }
 
     /// All fields as JSON members: searchable fields first, then the extra fields.

@@ -171,3 +171,23 @@ private struct DigitScanner {
         return sign * (hours * 60 + minutes) * 60_000
     }
 }
+
+/// Timestamps code as their ISO 8601 text, `2026-01-01T12:00:00.000Z`.
+extension Timestamp: Codable {
+    /// Decodes ISO 8601 text (see ``init(iso8601:)``).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let timestamp = Timestamp(iso8601: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\"\(text)\" is not an ISO 8601 time")
+        }
+        self = timestamp
+    }
+
+    /// Encodes the ISO 8601 text with milliseconds.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

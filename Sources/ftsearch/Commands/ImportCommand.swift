@@ -20,7 +20,7 @@ struct ImportCommand: ContextualCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The files to import; - reads standard input.")
+    @Argument(help: "The files to import; - reads standard input.", completion: .file())
     var files: [String] = []
 
     @Option(

@@ -20,7 +20,9 @@ struct QueryCommand: ContextualCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The text to search for; empty lists everything.")
+    @Argument(
+        help: "The text to search for; empty lists everything.",
+        completion: SearchTextCompletion.kind)
     var text: String = ""
 
     @Option(help: "Which records to search.")

@@ -20,7 +20,9 @@ struct SuggestCommand: ContextualCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The start of a search; empty gives the top of the history.")
+    @Argument(
+        help: "The start of a search; empty gives the top of the history.",
+        completion: SearchTextCompletion.kind)
     var prefix: String = ""
 
     @Option(name: .shortAndLong, help: "The most suggestions to give.")

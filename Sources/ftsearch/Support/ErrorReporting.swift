@@ -16,6 +16,9 @@ enum ErrorReporting {
             ErrorReport(exitCode: ExitCode.ioError, message: error.description)
         case let error as HistoryEntryNotFound:
             ErrorReport(exitCode: ExitCode.dataError, message: error.description)
+        case let error as RecordStoreError:
+            ErrorReport(exitCode: ExitCode.dataError, message: error.description)
+        case let error as ExportError: exportReport(error)
         default: nil
         }
     }
@@ -31,6 +34,17 @@ enum ErrorReporting {
         case .unreadableInput(let input):
             inputReport(input)
         }
+    }
+
+    private static func exportReport(_ error: ExportError) -> ErrorReport {
+        let code: ExitCode =
+            switch error {
+            case .oneKindPerFile: .usage
+            case .duplicateField: .dataError
+            case .unwritableOutput(let output):
+                output.kind == .writeFailed ? .ioError : .cannotCreate
+            }
+        return ErrorReport(exitCode: code, message: error.description)
     }
 
     private static func inputReport(_ error: InputError) -> ErrorReport {

@@ -6,7 +6,8 @@ struct GlobalOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The database file (default: $FTSEARCH_DB, else $XDG_DATA_HOME/ftsearch/ftsearch.sqlite).",
-            valueName: "path"))
+            valueName: "path"),
+        completion: .file())
     var db: String?
 
     init() {}

@@ -69,11 +69,17 @@ public final class OutputWriter: TextOutputStream {
 
     /// Appends `string` to the output, sending it on as the buffering asks.
     public func write(_ string: String) {
-        buffer.append(contentsOf: string.utf8)
+        var string = string
+        string.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends `bytes` to the output, sending it on as the buffering asks.
+    func write(bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
         guard case .fileDescriptor(_, let buffering) = destination else { return }
         switch buffering {
         case .full: if buffer.count >= Self.bufferCapacity { flush() }
-        case .line: if string.utf8.contains(UInt8(ascii: "\n")) { flush() }
+        case .line: if bytes.contains(UInt8(ascii: "\n")) { flush() }
         case .none: flush()
         }
     }

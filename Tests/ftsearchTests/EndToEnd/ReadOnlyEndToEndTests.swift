@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Another user's database in a folder the user cannot write: `query`, `suggest`, `stats`,
-/// `history` and `check` work, the search is not logged (one warning), every command that writes
+/// `history`, `check`, `show` and `export` work, the search is not logged (one warning), every command that writes
 /// exits 74 with the reason, and no file in the folder changes. Run as `nobody` when root.
 @Suite struct ReadOnlyEndToEndTests {
     let ftsearch: FTSearchRunner
@@ -55,6 +55,7 @@ import Testing
         for (arguments, expected) in [
             (["stats"], "people"), (["check"], "ok"), (["suggest", "an"], "ann"),
             (["history", "--format", "tsv"], ownerSearchedFirst ? "zoe" : "id\ttext"),
+            (["show", "people", "1"], "Ann"), (["export", "--kind", "animals"], "Annie"),
         ] {
             let outcome = try ftsearch.runAsAnotherUser(arguments)
             #expect(outcome.exitCode == 0 && outcome.standardError.isEmpty, "\(outcome.summary)")
@@ -62,6 +63,9 @@ import Testing
         }
         for (arguments, change) in [
             (["import", FTSearchRunner.fixture("people.csv")], "import records"),
+            (["add", "people", "--first-name", "Cy"], "add records"),
+            (["update", "people", "1", "--company", "Initech"], "update a record"),
+            (["delete", "people", "1"], "delete records"),
             (["history", "clear", "--yes"], "clear the history"),
             (["history", "delete", "--query", "zoe"], "delete history entries"),
             (["optimize"], "optimize the database"), (["rebuild"], "rebuild the indexes"),

@@ -1,0 +1,26 @@
+/// Reads stored records of one kind, whole (extras and timestamps included), in id order: the
+/// reading half of the store API and of ``SearchIndex/export(_:as:to:)``.
+struct RecordRows {
+    let kind: Kind
+
+    /// `SELECT` of every column, with `WHERE id = ?1` when `byID`, `WHERE id > ?1` when
+    /// `afterID`, in id order, `LIMIT ?2` (or `?1` when there is no condition).
+    func selectSQL(byID: Bool = false, afterID: Bool = false) -> String {
+        let columns = (["id"] + kind.searchableFields + ["extra", "created_at", "updated_at"])
+            .joined(separator: ", ")
+        let condition = byID ? " WHERE id = ?1" : afterID ? " WHERE id > ?1" : ""
+        let limit = byID || afterID ? "?2" : "?1"
+        return "SELECT \(columns) FROM \(kind.tableName)\(condition) ORDER BY id LIMIT \(limit)"
+    }
+
+    /// The record in the current row of a statement made from ``selectSQL(byID:afterID:)``.
+    func record(from row: Statement) -> Record {
+        let fieldCount = Int32(kind.searchableFields.count)
+        return Record(
+            kind: kind, id: row.int64(at: 0),
+            searchableValues: (1...fieldCount).map { row.text(at: $0) ?? "" },
+            extraFields: ExtraFields.decode(row.text(at: fieldCount + 1)),
+            createdAt: row.text(at: fieldCount + 2).flatMap(Timestamp.init(iso8601:)),
+            updatedAt: row.text(at: fieldCount + 3).flatMap(Timestamp.init(iso8601:)))
+    }
+}
