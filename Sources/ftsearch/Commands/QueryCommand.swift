@@ -123,7 +123,7 @@ struct QueryCommand: ContextualCommand {
     }
 
     /// Logs the search; a database that cannot be written (read-only, say) costs the history
-    /// entry, not the results.
+    /// entry and one warning, not the results.
     private func record(
         _ results: SearchResults, kinds: KindSelection, in index: SearchIndex,
         context: CommandContext
@@ -131,8 +131,11 @@ struct QueryCommand: ContextualCommand {
         do {
             try index.history.record(text, kinds: kinds, resultCount: results.total)
         } catch {
+            let reason =
+                (error as? ReadOnlyDatabaseError).map { "\($0.path) is read-only (\($0.reason))" }
+                ?? "\(error)"
             context.standardError.print(
-                "warning: the search was not recorded in the history: \(error)")
+                "warning: the search was not recorded in the history: \(reason)")
         }
     }
 
