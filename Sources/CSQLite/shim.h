@@ -23,4 +23,10 @@ static inline fts5_api *csqlite_fts5_api(sqlite3 *db) {
     return api;
 }
 
+/// sqlite3_db_config for the options that take an int and an int* (variadic in C, so not
+/// importable): https://sqlite.org/c3ref/c_dbconfig_defensive.html
+static inline int csqlite_db_config_int(sqlite3 *db, int option, int value) {
+    return sqlite3_db_config(db, option, value, (int *)NULL);
+}
+
 #endif

@@ -12,13 +12,15 @@ extension SearchIndex {
     ///   - onSkip: Called for every record skipped with `skipInvalid`.
     ///   - onProgress: Called from time to time during long imports.
     /// - Returns: What was imported, per kind.
-    /// - Throws: ``ImportError`` for bad input; ``SQLiteError`` when the database fails.
+    /// - Throws: ``ImportError`` for bad input; ``ReadOnlyDatabaseError`` when this process
+    ///   cannot write the database; ``SQLiteError`` when the database fails.
     @discardableResult
     public func importRecords(
         from sources: [ImportSource], options: ImportOptions,
         onSkip: @escaping (RecordProblem) -> Void = { _ in },
         onProgress: @escaping (ImportProgress) -> Void = { _ in }
     ) throws -> ImportSummary {
+        try requireWriteAccess(for: "import records")
         var importer = Importer(database: database, options: options, timestamp: clock())
         importer.onSkip = onSkip
         importer.onProgress = onProgress

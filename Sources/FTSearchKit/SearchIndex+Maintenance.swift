@@ -3,15 +3,19 @@ extension SearchIndex {
     /// Runs SQLite's `integrity_check` (https://sqlite.org/pragma.html#pragma_integrity_check)
     /// and FTS5's `integrity-check` of every index against its content table.
     ///
+    /// FTS5 checks an index through a write statement, so a database this process can only
+    /// read has its indexes checked in a private temporary copy (https://sqlite.org/backup.html).
+    ///
     /// - Returns: The problems found; empty when the database is sound.
     public func check() throws -> [String] {
         var problems: [String] = []
         try database.makeStatement(sql: "PRAGMA integrity_check").forEachRow { row in
             if let line = row.text(at: 0), line != "ok" { problems.append(line) }
         }
+        let indexes = readOnlyReason == nil ? database : try temporaryCopy()
         for kind in Kind.allCases {
             let sync = IndexSync(kind: kind)
-            for index in sync.indexes where try !isConsistent(index, of: sync) {
+            for index in sync.indexes where try !isConsistent(index, of: sync, in: indexes) {
                 problems.append(
                     "the \(index.name) index does not match the \(kind.tableName) table "
                         + "(run 'ftsearch rebuild')")
@@ -20,7 +24,9 @@ extension SearchIndex {
         return problems
     }
 
-    private func isConsistent(_ index: FullTextIndex, of sync: IndexSync) throws -> Bool {
+    private func isConsistent(
+        _ index: FullTextIndex, of sync: IndexSync, in database: Database
+    ) throws -> Bool {
         do {
             try database.execute(sql: sync.integrityCheckSQL(of: index))
             return true
@@ -29,8 +35,19 @@ extension SearchIndex {
         }
     }
 
+    /// A copy of the database in a temporary file that SQLite deletes when it is closed.
+    private func temporaryCopy() throws -> Database {
+        let copy = try Database(path: "")
+        try FoldingTokenizer.register(on: copy)
+        try database.copy(into: copy)
+        return copy
+    }
+
     /// Rebuilds every full-text index from its content table, in one transaction.
+    ///
+    /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
     public func rebuild() throws {
+        try requireWriteAccess(for: "rebuild the indexes")
         try database.inTransaction(.immediate) {
             for kind in Kind.allCases {
                 try database.execute(sql: IndexSync(kind: kind).rebuildSQL)
@@ -42,8 +59,10 @@ extension SearchIndex {
     /// and vacuums when that would reclaim space.
     ///
     /// - Returns: The database size in bytes before and after.
+    /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
     @discardableResult
     public func optimize() throws -> (before: Int, after: Int) {
+        try requireWriteAccess(for: "optimize the database")
         let before = try sizeInBytes()
         try database.inTransaction(.immediate) {
             for kind in Kind.allCases {

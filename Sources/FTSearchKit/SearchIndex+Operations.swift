@@ -18,7 +18,11 @@ extension SearchIndex {
 
     /// The search history of this database.
     public var history: SearchHistory {
-        get throws { SearchHistory(database: database, tokenizer: try tokenizer, clock: clock) }
+        get throws {
+            SearchHistory(
+                database: database, tokenizer: try tokenizer, clock: clock,
+                readOnlyReason: readOnlyReason)
+        }
     }
 
     /// Suggestions for a typed prefix, from history and the index's words.

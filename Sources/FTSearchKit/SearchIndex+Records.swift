@@ -40,6 +40,7 @@ extension SearchIndex {
     private func insert<Model: RecordModel>(_ models: [Model], reportingPositions: Bool) throws
         -> [Model]
     {
+        try requireWriteAccess(for: "add records")
         let now = clock()
         return try database.inTransaction(.immediate) {
             let writer = BulkWriter(
@@ -82,6 +83,7 @@ extension SearchIndex {
     public func update<Model: RecordModel>(
         _ type: Model.Type, id: Int64, _ change: (inout Model) throws -> Void
     ) throws -> Model {
+        try requireWriteAccess(for: "update a record")
         let now = clock()
         return try database.inTransaction(.immediate) {
             guard let stored = try find(Model.self, id: id) else {
@@ -121,6 +123,7 @@ extension SearchIndex {
     ///   nothing is deleted then.
     @discardableResult
     public func delete<Model: RecordModel>(_ type: Model.Type, ids: [Int64]) throws -> Int {
+        try requireWriteAccess(for: "delete records")
         var seen = Set<Int64>()
         let ids = ids.filter { seen.insert($0).inserted }
         return try database.inTransaction(.immediate) {

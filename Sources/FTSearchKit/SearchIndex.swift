@@ -1,4 +1,3 @@
-import CSQLite
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -36,6 +35,9 @@ public final class SearchIndex {
 
     /// The path of the database file.
     public let path: String
+    /// Why this process can only read the database, or nil when it can change it. Changes then
+    /// throw ``ReadOnlyDatabaseError`` before writing anything.
+    public let readOnlyReason: ReadOnlyReason?
     let database: Database
     let clock: @Sendable () -> Timestamp
     private var cachedTokenizer: FTS5Tokenizer?
@@ -43,6 +45,9 @@ public final class SearchIndex {
     var rankingHelper = RankingHelper.Slot.notNeededYet
 
     /// Opens (and if needed creates and migrates) the database at `path`.
+    ///
+    /// A database this process may read but not write (another user's file, a read-only folder
+    /// or mount) is opened for reading only: see ``readOnlyReason``.
     ///
     /// - Parameters:
     ///   - path: The database file.
@@ -52,7 +57,8 @@ public final class SearchIndex {
     ///     come (records done, and as bytes the records done out of all records), so a
     ///     command can show the import's progress line.
     /// - Throws: ``DatabaseOpenError`` when the file is missing, is not an ftsearch database,
-    ///   or comes from a newer version; ``SQLiteError`` when SQLite fails.
+    ///   comes from a newer version, or cannot be read; ``ReadOnlyDatabaseError`` when a
+    ///   read-only database needs a schema upgrade; ``SQLiteError`` when SQLite fails.
     public init(
         path: String, mode: OpenMode = .createIfMissing,
         clock: @escaping @Sendable () -> Timestamp = Timestamp.now,
@@ -64,45 +70,34 @@ public final class SearchIndex {
             guard mode == .createIfMissing else { throw DatabaseOpenError.missing(path: path) }
             try Self.createParentDirectories(of: path)
         }
-        database = try Self.openDatabase(at: path)
-        try prepareConnection(onMigrationProgress: onMigrationProgress)
+        (database, readOnlyReason) = try Self.openConnection(
+            at: path, onMigrationProgress: onMigrationProgress)
+        if database.mode == .immutable {
+            // A second connection would open the file without `immutable`, and fail to read it.
+            rankingHelper = .unavailable
+        }
+    }
+
+    deinit {
+        // The helper's connection closes first, so that the main one closes last and its
+        // durability decides whether closing checkpoints (see Database.Durability).
+        rankingHelper = .unavailable
     }
 
     /// Opens another connection to the database at `path`, with ftsearch's tokenizers
     /// registered (every connection that reads or writes the indexes needs them).
-    static func openConnection(path: String) throws(SQLiteError) -> Database {
+    static func openAdditionalConnection(path: String) throws(SQLiteError) -> Database {
         let database = try Database(path: path)
         try FoldingTokenizer.register(on: database)
         return database
     }
 
-    /// Sets the connection up, refuses files that are not ftsearch databases or come from a
-    /// newer version, and migrates older ones; reads the schema version once.
-    private func prepareConnection(onMigrationProgress: (ImportProgress) -> Void) throws {
-        do {
-            try database.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
-            let version = try Migrator.version(of: database)
-            if version > Schema.migrator.latestVersion {
-                throw SchemaVersionError(
-                    path: path, found: version, supported: Schema.migrator.latestVersion)
-            }
-            if version == 0,
-                try database.fetchInt(sql: "SELECT count(*) FROM sqlite_schema") ?? 0 > 0
-            {
-                throw DatabaseOpenError.notADatabase(
-                    path: path, reason: "it holds tables of another program")
-            }
-            try FoldingTokenizer.register(on: database)
-            if try database.fetchText(sql: "PRAGMA journal_mode") != "wal" {
-                try database.execute(sql: "PRAGMA journal_mode = WAL")
-            }
-            if version < Schema.migrator.latestVersion {
-                try Schema.migrator.migrate(database, onProgress: onMigrationProgress)
-            }
-        } catch let error as SQLiteError where error.isCorruption {
-            throw DatabaseOpenError.notADatabase(path: path, reason: error.message)
-        } catch let error as SchemaVersionError {
-            throw DatabaseOpenError.newerSchema(error)
+    /// Throws unless this process can change the database.
+    ///
+    /// - Parameter change: What is about to be written, as a verb phrase for the error.
+    func requireWriteAccess(for change: String) throws(ReadOnlyDatabaseError) {
+        if let readOnlyReason {
+            throw ReadOnlyDatabaseError(path: path, reason: readOnlyReason, change: change)
         }
     }
 
@@ -119,28 +114,6 @@ public final class SearchIndex {
     /// The schema version of the open database.
     public var schemaVersion: Int {
         get throws { try Migrator.version(of: database) }
-    }
-
-    private static func openDatabase(at path: String) throws -> Database {
-        let failure: SQLiteError
-        do {
-            return try Database(path: path)
-        } catch {
-            failure = error
-        }
-        guard failure.resultCode == SQLITE_CANTOPEN else { throw failure }
-        let message = failure.message
-        throw DatabaseOpenError.cannotOpen(path: path, reason: whyUnopenable(path) ?? message)
-    }
-
-    /// Why the operating system would refuse to open or create `path`, when it can tell.
-    private static func whyUnopenable(_ path: String) -> String? {
-        if access(path, F_OK) == 0 {
-            return access(path, R_OK | W_OK) == 0 ? nil : "permission denied"
-        }
-        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        return access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0
-            ? nil : "the folder is not writable"
     }
 
     private static func createParentDirectories(of path: String) throws {

@@ -28,6 +28,9 @@ VENV_BIN = os.path.join(WORK, "venv", "bin")
 FTSEARCH = os.path.join(BIN, "ftsearch")
 BENCH = os.path.join(BIN, "ftsearch-bench")
 SQLITE_UTILS = os.path.join(VENV_BIN, "sqlite-utils")
+PYTHON = os.path.join(VENV_BIN, "python")
+TANTIVY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tantivy_peer.py")
+PLOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.py")
 BEFORE = os.environ.get("FTSEARCH_BEFORE")  # scripts/bench --before REV: an older build
 BEFORE_NAME = os.environ.get("FTSEARCH_BEFORE_NAME", "before")
 ENV = dict(os.environ, FTSEARCH_NO_HISTORY="1")
@@ -230,9 +233,14 @@ def run_imports(n, data):
     return raw
 
 
+def latency_caps(n):
+    """Queries per class and one-letter queries, for ftsearch-bench and Tantivy alike."""
+    return 200, 200 if n <= 100_000 else 25
+
+
 def run_latency(n, data, db):
-    one_letter = 200 if n <= 100_000 else 25
-    out = subprocess.run([BENCH, "latency", db, os.path.join(data, "queries.tsv"), "200", str(one_letter)],
+    maximum, one_letter = latency_caps(n)
+    out = subprocess.run([BENCH, "latency", db, os.path.join(data, "queries.tsv"), str(maximum), str(one_letter)],
                          check=True, capture_output=True, text=True, env=ENV).stdout
     latency = {}
     for line in out.splitlines():
@@ -373,6 +381,35 @@ def whole_process(n, data, ft_db, su_db, floor_db):
     return {name: median(values) for name, values in times.items()}, history
 
 
+def run_tantivy(n, data):
+    """Tantivy indexes the CSV (median of as many runs as the imports) and runs the latency
+    workload; its index time starts when Python opens the CSV."""
+    index_dir = os.path.join(WORK, f"tantivy-{label(n)}")
+    walls, rss = [], 0.0
+    for _ in range(3 if n <= 100_000 else 2):
+        shutil.rmtree(index_dir, ignore_errors=True)
+        report = os.path.join(WORK, "time.txt")
+        out = subprocess.run(["/usr/bin/time", "-v", "-o", report, PYTHON, TANTIVY, "index",
+                              os.path.join(data, "people.csv"), index_dir],
+                             check=True, capture_output=True, text=True, env=ENV).stdout
+        walls.append(float(out.strip()))
+        with open(report) as f:
+            rss = max([rss] + [int(line.rsplit(":", 1)[1]) / 1024 for line in f
+                               if "Maximum resident set size" in line])
+        log(f"  index {label(n)} tantivy: {walls[-1]:.2f} s, {rss:.0f} MiB")
+    size = sum(os.path.getsize(os.path.join(root, name))
+               for root, _, names in os.walk(index_dir) for name in names)
+    maximum, one_letter = latency_caps(n)
+    out = subprocess.run([PYTHON, TANTIVY, "latency", index_dir, os.path.join(data, "queries.tsv"),
+                          str(maximum), str(one_letter)],
+                         check=True, capture_output=True, text=True, env=ENV).stdout
+    latency = {}
+    for line in out.splitlines():
+        name, p50, p90, p99, count = line.split("\t")
+        latency[name] = {"p50": float(p50), "p90": float(p90), "p99": float(p99), "count": int(count)}
+    return {"index": {"wall": walls, "rss": rss, "size": size}, "latency": latency}
+
+
 def tab_completion(history_db, runs=200):
     """One Tab after `ftsearch query --db DB an` in bash: the whole process that the completion
     script starts (swift-argument-parser's ---completion call), p50 and p99 of `runs`."""
@@ -420,6 +457,8 @@ def main():
         size["interactive"] = run_interactive(n, data, ft_db)
         log(f"  forgiving search {label(n)}")
         size["forgiving"] = run_forgiving(n, data, ft_db)
+        log(f"  tantivy {label(n)}")
+        size["tantivy"] = run_tantivy(n, data)
         if n >= 100_000:
             log(f"  whole-process {label(n)}")
             size["process"], size["history"] = whole_process(n, data, ft_db,
@@ -430,6 +469,15 @@ def main():
     with open(os.path.join(WORK, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
     print_table()
+    draw_chart()
+
+
+def draw_chart():
+    """The latest run as one SVG: docs/bench.svg after a full run, WORK/bench.svg with --quick."""
+    chart = os.path.join(WORK, "bench.svg") if QUICK else os.path.join(ROOT, "docs", "bench.svg")
+    os.makedirs(os.path.dirname(chart), exist_ok=True)
+    subprocess.run([PYTHON, PLOT, os.path.join(WORK, "results.json"), chart], check=True)
+    log(f"chart: {chart}")
 
 
 def ratio(a, b):
@@ -492,6 +540,32 @@ def print_table():
             h = size["history"]
             print(f"| {name} | log one search to history, p50 / p99 (ms) | {h['p50']:.3f} / {h['p99']:.3f} | | | ≤ 1 ms |")
             print_startup_rows(name, size)
+        print_tantivy_rows(name, size)
+
+
+QUERY_CLASSES = (("prefix1", "1-letter"), ("prefix2", "2-letter"), ("prefix3", "3-letter"),
+                 ("twotoken", "two-token"))
+
+
+def print_tantivy_rows(name, size):
+    """ftsearch ÷ Tantivy, same run: index time and p50 / p99 per query class."""
+    if "tantivy" not in size:
+        return
+    peer = size["tantivy"]
+    ours = median(size["imports"]["ftsearch csv"]["wall"])
+    theirs = median(peer["index"]["wall"])
+    print(f"| {name} | import CSV vs Tantivy index, CSV read in Python (s) | {ours:.2f} | {theirs:.2f} (Tantivy) | "
+          f"{ratio(ours, theirs)} | |")
+    print(f"| {name} | index size vs Tantivy (MiB) | {size['imports']['ftsearch csv']['size'] / 2**20:.0f} | "
+          f"{peer['index']['size'] / 2**20:.0f} (Tantivy, names stored) | | |")
+    for cls, title in QUERY_CLASSES:
+        fast, tantivy = size["latency"].get(f"{cls} fast"), peer["latency"].get(cls)
+        if not fast or not tantivy:
+            continue
+        print(f"| {name} | query {title} p50 / p99 vs Tantivy (ms) | {fast['p50']:.2f} / {fast['p99']:.2f} | "
+              f"{tantivy['p50']:.2f} / {tantivy['p99']:.2f} (Tantivy) | "
+              f"{ratio(fast['p50'], tantivy['p50'])} / {ratio(fast['p99'], tantivy['p99'])} | "
+              f"{'≤ 3×' if name == '1M' else ''} |")
 
 
 def print_startup_rows(name, size):

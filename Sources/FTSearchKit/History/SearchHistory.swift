@@ -8,19 +8,28 @@
 /// try index.history.record("Zoë", kinds: .all, resultCount: 3)
 /// try index.history.entries(limit: 10)   // newest first
 /// ```
+///
+/// On a database this process can only read, the history can be listed but not changed:
+/// changes throw ``ReadOnlyDatabaseError``.
 public struct SearchHistory {
     let database: Database
     let tokenizer: FTS5Tokenizer
     let clock: @Sendable () -> Timestamp
+    let readOnlyReason: ReadOnlyReason?
 
     /// Records a search of `text`. Text that is empty or only white space is not recorded.
     ///
     /// Safe under concurrent use by many processes: every call adds exactly one to the count.
+    /// The entry reaches the database file at the next checkpoint, not when the process ends
+    /// (see ``Database/Durability/byNextCheckpoint``): a search costs no disk flush.
+    ///
+    /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
     public func record(_ text: String, kinds: KindSelection, resultCount: Int) throws {
         let key = HistoryKey.normalize(text, tokenizer: tokenizer)
         guard !key.isEmpty else { return }
+        try requireWriteAccess(for: "record the search in the history")
         let now = clock().description
-        try database.inTransaction(.immediate) {
+        try database.inTransaction(.immediate, durability: .byNextCheckpoint) {
             try database.cachedStatement(
                 sql: """
                     INSERT INTO history(key, text, kind, result_count, use_count, first_used, last_used)
@@ -54,8 +63,9 @@ public struct SearchHistory {
     /// Deletes the entries with these ids, all or none.
     ///
     /// - Throws: ``HistoryEntryNotFound`` naming the first id that does not exist; then nothing
-    ///   is deleted.
+    ///   is deleted. ``ReadOnlyDatabaseError`` when this process cannot write the database.
     public func delete(ids: [Int64]) throws {
+        try requireWriteAccess(for: "delete history entries")
         try database.inTransaction(.immediate) {
             let statement = try database.cachedStatement(sql: "DELETE FROM history WHERE id = ?1")
             for id in ids {
@@ -69,9 +79,11 @@ public struct SearchHistory {
 
     /// Deletes the entry that `text` normalizes to.
     ///
-    /// - Throws: ``HistoryEntryNotFound`` when there is none.
+    /// - Throws: ``HistoryEntryNotFound`` when there is none; ``ReadOnlyDatabaseError`` when this
+    ///   process cannot write the database.
     public func delete(matching text: String) throws {
         let key = HistoryKey.normalize(text, tokenizer: tokenizer)
+        try requireWriteAccess(for: "delete history entries")
         try database.inTransaction(.immediate) {
             try database.cachedStatement(sql: "DELETE FROM history WHERE key = ?1").execute([key])
             if database.changesCount == 0 {
@@ -83,9 +95,11 @@ public struct SearchHistory {
     /// Deletes every entry, or those last used before `date`.
     ///
     /// - Returns: How many entries were deleted.
+    /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
     @discardableResult
     public func clear(before date: Timestamp? = nil) throws -> Int {
-        try database.inTransaction(.immediate) {
+        try requireWriteAccess(for: "clear the history")
+        return try database.inTransaction(.immediate) {
             if let date {
                 try database.execute(
                     sql: "DELETE FROM history WHERE last_used < ?1", arguments: [date.description])
@@ -93,6 +107,12 @@ public struct SearchHistory {
                 try database.execute(sql: "DELETE FROM history WHERE 1")
             }
             return database.changesCount
+        }
+    }
+
+    private func requireWriteAccess(for change: String) throws(ReadOnlyDatabaseError) {
+        if let readOnlyReason {
+            throw ReadOnlyDatabaseError(path: database.path, reason: readOnlyReason, change: change)
         }
     }
 

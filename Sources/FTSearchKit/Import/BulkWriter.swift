@@ -158,17 +158,32 @@ final class BulkWriter {
         }
     }
 
+    /// FTS5 settings for the one big `INSERT … SELECT` of ``finish()``. Merging segments while
+    /// they are written makes it 1.6 times slower, so automerge is off. FTS5 writes a segment
+    /// each time its in-memory hash holds `hashsize` bytes of index (1 MiB by default), and
+    /// crisis-merges a level's segments when there are `crisismerge` of them (16): the merged
+    /// segments' pages are left free, a fifth of the file after 100k people. An 8 MiB hash writes
+    /// 8 times fewer segments (for about 10 MiB more memory), and at most 64 of them are kept
+    /// unmerged, so no merge happens below about 2.5M people and no page is freed.
+    static let bulkIndexSettings: [(IndexSync.Setting, Int)] = [
+        (.automerge, 0), (.hashsize, 8 << 20), (.crisismerge, 64),
+    ]
+
     /// Indexes the new and replaced rows and restores the triggers.
     func finish() throws {
         guard indexing == .atFinish else { return }
-        // Merging segments while they are written makes one big INSERT ... SELECT 1.6 times
-        // slower; merge once crisis-merging demands it instead, then restore the setting.
         for (index, sql) in zip(sync.indexes, sync.indexNewRowsSQL) {
-            let automerge = try database.fetchInt(sql: sync.automergeSettingSQL(of: index))
-            try database.execute(sql: sync.setAutomergeSQL(0, of: index))
+            let stored = try Self.bulkIndexSettings.map { setting, _ in
+                try database.fetchInt(sql: sync.storedValueSQL(of: setting, in: index))
+            }
+            for (setting, value) in Self.bulkIndexSettings {
+                try database.execute(sql: sync.setSQL(setting, to: value, in: index))
+            }
             try database.makeStatement(sql: sql).execute([highestIDBefore])
-            try database.execute(
-                sql: sync.setAutomergeSQL(automerge ?? IndexSync.defaultAutomerge, of: index))
+            for ((setting, _), value) in zip(Self.bulkIndexSettings, stored) {
+                try database.execute(
+                    sql: sync.setSQL(setting, to: value ?? setting.defaultValue, in: index))
+            }
         }
         for index in droppedIndexes {
             try database.execute(sql: index.sql)

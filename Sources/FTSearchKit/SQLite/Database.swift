@@ -1,5 +1,11 @@
 import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A connection to an SQLite database file (https://sqlite.org/c3ref/sqlite3.html).
 ///
 /// Not `Sendable`: use one connection per thread or process.
@@ -14,16 +20,27 @@ public final class Database {
     public enum Mode: Sendable {
         /// Read only; the file must exist.
         case readOnly
-        /// Read and write; the file is created when missing.
+        /// Read and write; the file is created when missing. SQLite opens a file it may not
+        /// write for reading only (see ``isReadOnly``).
         case readWriteCreate
+        /// Read only, promising SQLite that nothing changes the file while it is open
+        /// (`immutable=1`, https://sqlite.org/uri.html#uriimmutable): no locks are taken and no
+        /// `-wal` or `-shm` file is read or made. Only sound while no writer is at work.
+        case immutable
     }
 
     /// The path of the database file.
     public let path: String
+    /// How the file was opened.
+    public let mode: Mode
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
     /// The check behind ``interruptingStatements(when:_:)``, kept alive while it is installed.
     var interruptCheck: InterruptCheck?
+    /// Whether a transaction that must be durable by close has been committed.
+    private var hasCommittedDurableByClose = false
+    /// The rows changed by transactions committed with ``Durability/byNextCheckpoint``.
+    private var changesDurableByNextCheckpoint: Int64 = 0
 
     /// Opens the database at `path`.
     ///
@@ -39,16 +56,21 @@ public final class Database {
         throws(SQLiteError)
     {
         var handle: OpaquePointer?
-        let flags =
-            (mode == .readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let flags: Int32 =
+            switch mode {
+            case .readOnly: SQLITE_OPEN_READONLY
+            case .readWriteCreate: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            }
+        let name = mode == .immutable ? Self.immutableURI(path: path) : path
+        let code = sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteError(connection: handle, code: code)
             sqlite3_close_v2(handle)
             throw error
         }
         self.path = path
+        self.mode = mode
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
@@ -56,8 +78,31 @@ public final class Database {
 
     deinit {
         statementCache.removeAll()
+        if leavesWALOnClose {
+            _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
+        }
         sqlite3_close_v2(handle)
     }
+
+    /// `file:` URI of `path` opened immutable, with `%`, `?` and `#` escaped
+    /// (https://sqlite.org/uri.html).
+    private static func immutableURI(path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        // An absolute path gets an empty authority, so "//x" cannot read as a host name.
+        return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?immutable=1"
+    }
+
+    /// Whether the connection can only read: opened read-only or immutable, or the file is
+    /// write-protected (https://sqlite.org/c3ref/db_readonly.html).
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// The version of the SQLite library in use, such as `3.40.1`.
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
@@ -112,18 +157,77 @@ public final class Database {
         case immediate = "IMMEDIATE"
     }
 
+    /// When a committed transaction must be in the database file itself, not only in the WAL
+    /// (https://sqlite.org/wal.html#ckpt).
+    public enum Durability: Sendable {
+        /// By the time the connection closes: closing checkpoints the WAL (SQLite's default), so
+        /// once the process has ended the file is complete, and can be copied alone.
+        case byClose
+        /// At the next checkpoint by any connection, for small writes that may wait, such as a
+        /// search's history entry. A connection whose only changes were such transactions
+        /// closes without a checkpoint while the WAL holds at most
+        /// ``largestWALLeftOnClose`` bytes, so those writes cost no disk flush; the next
+        /// connection to close after the WAL has grown past that folds it in.
+        case byNextCheckpoint
+    }
+
+    /// The largest WAL a closing connection leaves behind (see ``Durability/byNextCheckpoint``).
+    /// The next process to open the database reads all of it (about 0.6 ms per MiB), so it is
+    /// kept small: a few dozen history entries.
+    public static let largestWALLeftOnClose = 256 << 10
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    public func inTransaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T)
-        throws -> T
-    {
+    ///
+    /// - Parameters:
+    ///   - kind: How the transaction takes its locks.
+    ///   - durability: When the committed changes must reach the database file.
+    ///   - body: The work; its result is returned.
+    public func inTransaction<T>(
+        _ kind: TransactionKind = .immediate, durability: Durability = .byClose,
+        _ body: () throws -> T
+    ) throws -> T {
+        let changesBefore = sqlite3_total_changes64(handle)
         try execute(sql: "BEGIN \(kind.rawValue)")
         do {
             let result = try body()
             try execute(sql: "COMMIT")
+            switch durability {
+            case .byClose:
+                hasCommittedDurableByClose = true
+            case .byNextCheckpoint:
+                changesDurableByNextCheckpoint += sqlite3_total_changes64(handle) - changesBefore
+            }
             return result
         } catch {
             if !isAutocommit { try? execute(sql: "ROLLBACK") }
             throw error
+        }
+    }
+
+    /// Whether closing may skip the checkpoint: every change of this connection (counted by
+    /// https://sqlite.org/c3ref/total_changes.html) was durable by the next checkpoint, and the
+    /// WAL is small.
+    private var leavesWALOnClose: Bool {
+        guard !hasCommittedDurableByClose, changesDurableByNextCheckpoint > 0,
+            sqlite3_total_changes64(handle) == changesDurableByNextCheckpoint
+        else { return false }
+        var wal = stat()
+        return stat(path + "-wal", &wal) == 0 && Int(wal.st_size) <= Self.largestWALLeftOnClose
+    }
+
+    // MARK: Copying
+
+    /// Copies every page of this database into `destination`, replacing its contents, with
+    /// SQLite's online backup (https://sqlite.org/backup.html).
+    public func copy(into destination: Database) throws(SQLiteError) {
+        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
+            throw SQLiteError(
+                connection: destination.handle, code: sqlite3_errcode(destination.handle))
+        }
+        let code = sqlite3_backup_step(backup, -1)
+        sqlite3_backup_finish(backup)
+        guard code == SQLITE_DONE else {
+            throw SQLiteError(connection: destination.handle, code: code)
         }
     }
 

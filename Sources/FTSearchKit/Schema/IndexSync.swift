@@ -127,16 +127,33 @@ struct IndexSync {
             .joined(separator: "\n")
     }
 
-    /// FTS5's automerge setting when none is stored (https://sqlite.org/fts5.html#the_automerge_configuration_option).
-    static let defaultAutomerge = 4
+    /// An FTS5 configuration option (https://sqlite.org/fts5.html#fts5_configuration_options).
+    enum Setting: String {
+        /// How many segments of a level are merged during writes.
+        case automerge
+        /// The bytes of index the in-memory hash holds before it is written out as a segment.
+        case hashsize
+        /// How many segments of a level force a merge during writes.
+        case crisismerge
 
-    /// The stored automerge setting of `index`, if any.
-    func automergeSettingSQL(of index: FullTextIndex) -> String {
-        "SELECT v FROM \(index.name)_config WHERE k = 'automerge'"
+        /// FTS5's value when none is stored.
+        var defaultValue: Int {
+            switch self {
+            case .automerge: 4
+            case .hashsize: 1 << 20
+            case .crisismerge: 16
+            }
+        }
     }
 
-    func setAutomergeSQL(_ value: Int, of index: FullTextIndex) -> String {
-        "INSERT INTO \(index.name)(\(index.name), rank) VALUES ('automerge', \(value))"
+    /// The value of `setting` stored for `index`, if any.
+    func storedValueSQL(of setting: Setting, in index: FullTextIndex) -> String {
+        "SELECT v FROM \(index.name)_config WHERE k = '\(setting.rawValue)'"
+    }
+
+    /// Stores `value` as `index`'s `setting`.
+    func setSQL(_ setting: Setting, to value: Int, in index: FullTextIndex) -> String {
+        "INSERT INTO \(index.name)(\(index.name), rank) VALUES ('\(setting.rawValue)', \(value))"
     }
 
     /// Rebuilds every index from the content table.

@@ -12,7 +12,7 @@ final class RankingHelper {
     private let queue = DispatchQueue(label: "ftsearch.ranking")
 
     init(path: String) throws {
-        database = try SearchIndex.openConnection(path: path)
+        database = try SearchIndex.openAdditionalConnection(path: path)
         try FTS5RankFunction.register(on: database)
     }
 

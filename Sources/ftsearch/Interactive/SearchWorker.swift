@@ -60,13 +60,16 @@ final class SearchWorker: @unchecked Sendable {
         }
     }
 
-    /// Deletes a past search from the history (one deleted elsewhere meanwhile is no error).
+    /// Deletes a past search from the history (one deleted elsewhere meanwhile, or a database
+    /// this process may only read, is no error).
     func deletePastSearch(_ text: String) {
         queue.async { [self] in
             do {
                 try index.history.delete(matching: text)
             } catch is HistoryEntryNotFound {
                 // Already gone.
+            } catch is ReadOnlyDatabaseError {
+                // It stays: the list shows it again, with the other searches, on the next listing.
             } catch {
                 post(.failure(error))
             }

@@ -4,7 +4,8 @@ import FTSearchKit
 /// The one place that turns library errors into a message and a sysexits(3) exit code.
 ///
 /// 64 usage, 65 bad data (input records, damaged or foreign database files), 66 missing input,
-/// 69 no terminal for `interactive`, 70 internal, 73 cannot create, 74 database I/O.
+/// 69 no terminal for `interactive`, 70 internal, 73 cannot create, 74 database I/O (and
+/// changes to a read-only database).
 enum ErrorReporting {
     static func report(for error: any Error) -> ErrorReport? {
         switch error {
@@ -14,6 +15,8 @@ enum ErrorReporting {
         case let error as SQLiteError: sqliteReport(error)
         case let error as TerminalUnavailable:
             ErrorReport(exitCode: ExitCode.unavailable, message: error.description)
+        case let error as ReadOnlyDatabaseError:
+            ErrorReport(exitCode: ExitCode.ioError, message: error.description)
         case let error as HistoryEntryNotFound:
             ErrorReport(exitCode: ExitCode.dataError, message: error.description)
         case let error as RecordStoreError:

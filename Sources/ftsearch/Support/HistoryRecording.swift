@@ -7,14 +7,17 @@ extension CommandContext {
     }
 
     /// Records a search in the history of `index`. A database that cannot be written
-    /// (read-only, say) costs the history entry and a warning, not the results.
+    /// (read-only, say) costs the history entry and one warning, not the results.
     func recordSearch(
         _ text: String, kinds: KindSelection, resultCount: Int, in index: SearchIndex
     ) {
         do {
             try index.history.record(text, kinds: kinds, resultCount: resultCount)
         } catch {
-            standardError.print("warning: the search was not recorded in the history: \(error)")
+            let reason =
+                (error as? ReadOnlyDatabaseError).map { "\($0.path) is read-only (\($0.reason))" }
+                ?? "\(error)"
+            standardError.print("warning: the search was not recorded in the history: \(reason)")
         }
     }
 }

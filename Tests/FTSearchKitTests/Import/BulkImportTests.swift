@@ -67,4 +67,27 @@ import Testing
         #expect(try other.search(SearchRequest(text: "ann")).total == 1)
         #expect(try journalMode == "wal")
     }
+
+    /// The index of a bulk import is written in few segments that need no merging, so it leaves
+    /// no free pages behind (with FTS5's default 1 MiB hash, these 25,000 people make more than
+    /// 16 segments, which are merged, leaving free pages), and FTS5's settings are back to their
+    /// defaults afterwards.
+    @Test func bulkIndexingLeavesNoFreePagesAndRestoresTheSettings() throws {
+        var random = SeededGenerator(seed: 11)
+        let syllables = ["an", "bo", "cy", "da", "el", "fi", "go", "hu", "ir", "jo", "ka", "lu"]
+        func word() -> String {
+            (0..<5).map { _ in syllables.randomElement(using: &random)! }.joined()
+        }
+        let company = { (0..<12).map { _ in word() }.joined(separator: " ") }
+        try index.importPeople((0..<25_000).map { _ in (word(), word(), company()) })
+        #expect(try index.database.fetchInt(sql: "PRAGMA freelist_count") == 0)
+        let sync = IndexSync(kind: .people)
+        for fullTextIndex in sync.indexes {
+            for (setting, _) in BulkWriter.bulkIndexSettings {
+                let stored = try index.database.fetchInt(
+                    sql: sync.storedValueSQL(of: setting, in: fullTextIndex))
+                #expect(stored == setting.defaultValue, "\(setting) of \(fullTextIndex.name)")
+            }
+        }
+    }
 }

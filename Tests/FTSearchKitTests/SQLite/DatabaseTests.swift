@@ -77,4 +77,22 @@ import Testing
         }
         #expect(error.resultCode == SQLITE_CANTOPEN)
     }
+
+    @Test func opensPathsWithURICharactersImmutable() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("odd ?name#%41.sqlite")
+        try Database(path: path).execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES ('Zoë')")
+        let database = try Database(path: path, mode: .immutable)
+        #expect(database.isReadOnly)
+        #expect(try database.fetchText(sql: "SELECT x FROM t") == "Zoë")
+        #expect(throws: SQLiteError.self) { try database.execute(sql: "INSERT INTO t VALUES (1)") }
+    }
+
+    @Test func copiesEveryPageIntoAnotherDatabase() throws {
+        let source = try Database(path: ":memory:")
+        try source.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2)")
+        let copy = try Database(path: "")
+        try source.copy(into: copy)
+        #expect(try copy.fetchInt(sql: "SELECT sum(x) FROM t") == 3)
+    }
 }

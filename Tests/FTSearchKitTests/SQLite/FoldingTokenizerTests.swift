@@ -55,7 +55,7 @@ import Testing
 
     @Test func trigramTokenizerPadsAndAnchorsWords() throws {
         let trigrams = try FTS5Tokenizer(
-            database: SearchIndex.openConnection(path: ":memory:"),
+            database: SearchIndex.openAdditionalConnection(path: ":memory:"),
             name: FoldingTokenizer.trigramName)
         // Queries: no padding unless anchored; shorter than three letters comes out whole.
         #expect(trigrams.tokens(in: "Anna").map(\.text) == ["ann", "nna"])

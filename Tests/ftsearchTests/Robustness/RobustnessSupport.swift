@@ -102,6 +102,19 @@ extension FTSearchRunner {
             standardError: String(decoding: errorData, as: UTF8.self))
     }
 
+    /// Runs `ftsearch arguments...` as a user other than the owner of the runner's files: as
+    /// root, as `nobody` through setpriv(1) (permission bits do not stop root); otherwise as
+    /// this user, whom the files' permission bits already stop.
+    func runAsAnotherUser(_ arguments: [String]) throws -> Outcome {
+        guard getuid() == 0 else { return try run(arguments) }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            throw Failure(description: "running as root without /usr/bin/setpriv")
+        }
+        return try runProgram(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", Self.executable.path] + arguments)
+    }
+
     /// The number of people and animals in the database at `path` (read with the library, so it
     /// does not depend on the command under test).
     static func counts(at path: String) throws -> (people: Int, animals: Int) {

@@ -1,0 +1,135 @@
+import CSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Opening a database file: for writing when this process may, else for reading only.
+///
+/// A database in WAL mode is read through its `-shm` file (https://sqlite.org/wal.html#readonly):
+/// a reader that may not write the database still needs that file, or a folder where SQLite can
+/// make it. When neither is there and no `-wal` (or `-journal`) file shows a writer at work, the
+/// file is opened `immutable`, which needs neither; with a `-wal` file but no usable `-shm` file
+/// there is no safe way to read it, and opening fails saying so.
+extension SearchIndex {
+    /// Opens `path`, refuses files that are not ftsearch databases or come from a newer version,
+    /// and migrates older ones when it may write.
+    static func openConnection(
+        at path: String, onMigrationProgress: (ImportProgress) -> Void
+    ) throws -> (Database, ReadOnlyReason?) {
+        var database = try openDatabase(at: path)
+        var readOnlyReason = database.isReadOnly ? whyReadOnly(path) : nil
+        if readOnlyReason != nil, !hasWriterAtWork(path) {
+            database = try Database(path: path, mode: .immutable)
+        }
+        do {
+            try prepare(
+                database, at: path, readOnlyReason: readOnlyReason,
+                onMigrationProgress: onMigrationProgress)
+        } catch let error as SQLiteError where error.isMissingSharedMemory {
+            // A writable file in a folder that is not: SQLite cannot make the -wal and -shm files.
+            guard readOnlyReason == nil, !hasWriterAtWork(path) else {
+                throw DatabaseOpenError.cannotOpen(
+                    path: path,
+                    reason: "it is read-only here, and its -wal file has no -shm file beside it "
+                        + "that SQLite may read or create (\(error.message))")
+            }
+            readOnlyReason = .folderNotWritable
+            database = try Database(path: path, mode: .immutable)
+            try prepare(
+                database, at: path, readOnlyReason: readOnlyReason,
+                onMigrationProgress: onMigrationProgress)
+        }
+        return (database, readOnlyReason)
+    }
+
+    /// Sets the connection up and checks the schema, in one statement for the common case.
+    private static func prepare(
+        _ database: Database, at path: String, readOnlyReason: ReadOnlyReason?,
+        onMigrationProgress: (ImportProgress) -> Void
+    ) throws {
+        let latest = Schema.migrator.latestVersion
+        do {
+            try database.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+            let facts = try database.makeStatement(
+                sql: """
+                    SELECT user_version, journal_mode, (SELECT count(*) FROM sqlite_schema)
+                    FROM pragma_user_version, pragma_journal_mode
+                    """
+            ).firstRow {
+                (version: $0.int(at: 0), journalMode: $0.text(at: 1), objects: $0.int(at: 2))
+            }
+            guard let facts else { return }
+            if facts.version > latest {
+                throw SchemaVersionError(path: path, found: facts.version, supported: latest)
+            }
+            if facts.version == 0 && facts.objects > 0 {
+                throw DatabaseOpenError.notADatabase(
+                    path: path, reason: "it holds tables of another program")
+            }
+            try FoldingTokenizer.register(on: database)
+            if let readOnlyReason {
+                guard facts.version == latest else {
+                    throw ReadOnlyDatabaseError(
+                        path: path, reason: readOnlyReason,
+                        change: facts.version == 0
+                            ? "create the ftsearch tables"
+                            : "upgrade its schema from version \(facts.version) to \(latest)")
+                }
+                return
+            }
+            if facts.journalMode != "wal" {
+                try database.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+            if facts.version < latest {
+                try Schema.migrator.migrate(database, onProgress: onMigrationProgress)
+            }
+        } catch let error as SQLiteError where error.isCorruption {
+            throw DatabaseOpenError.notADatabase(path: path, reason: error.message)
+        } catch let error as SchemaVersionError {
+            throw DatabaseOpenError.newerSchema(error)
+        }
+    }
+
+    private static func openDatabase(at path: String) throws -> Database {
+        let failure: SQLiteError
+        do {
+            return try Database(path: path)
+        } catch {
+            failure = error
+        }
+        guard failure.resultCode == SQLITE_CANTOPEN else { throw failure }
+        let message = failure.message
+        throw DatabaseOpenError.cannotOpen(path: path, reason: whyUnopenable(path) ?? message)
+    }
+
+    /// Why SQLite opened `path` for reading only.
+    private static func whyReadOnly(_ path: String) -> ReadOnlyReason {
+        access(path, W_OK) != 0 && errno == EROFS ? .readOnlyFileSystem : .permissionDenied
+    }
+
+    /// Whether a `-wal` or `-journal` file shows that a writer is at work, or was interrupted.
+    private static func hasWriterAtWork(_ path: String) -> Bool {
+        access(path + "-wal", F_OK) == 0 || access(path + "-journal", F_OK) == 0
+    }
+
+    /// Why the operating system would refuse to open or create `path`, when it can tell.
+    private static func whyUnopenable(_ path: String) -> String? {
+        if access(path, F_OK) == 0 {
+            return access(path, R_OK) == 0 ? nil : "permission denied"
+        }
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        return access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0
+            ? nil : "the folder is not writable"
+    }
+}
+
+extension SQLiteError {
+    /// Whether reading failed because SQLite could neither open nor make the `-wal` or `-shm`
+    /// file of a WAL database.
+    var isMissingSharedMemory: Bool {
+        resultCode == SQLITE_CANTOPEN || resultCode == SQLITE_READONLY
+    }
+}

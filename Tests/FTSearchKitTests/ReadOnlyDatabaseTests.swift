@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+@testable import FTSearchKit
+
+/// A database another user can read but not write: searches, statistics, the history list,
+/// suggestions and `check` work; every change throws ``ReadOnlyDatabaseError`` and nothing in
+/// the folder changes. Run as `nobody` (see ``asAnotherUser(_:)``).
+@Suite struct ReadOnlyDatabaseTests {
+    let directory: TemporaryDirectory
+    let folder: String
+    let path: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        folder = directory.file("shared")
+        path = folder + "/team.sqlite"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    }
+
+    /// The folder's files and their bytes.
+    private func snapshot() throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            files[name] = FileManager.default.contents(atPath: folder + "/" + name)
+        }
+        return files
+    }
+
+    /// Creates the database with two people and one history entry, checkpointed and closed.
+    private func createDatabase() throws {
+        let index = try SearchIndex(path: path)
+        try index.history.record("ann", kinds: .all, resultCount: 1)
+        try index.importPeople([("Ann", "Smith", "Annex Ltd"), ("Bob", "Jones", "Acme")])
+    }
+
+    /// Then records a search, which leaves the WAL and its -shm file for the next checkpoint.
+    private func createDatabaseWithAWALLeft() throws {
+        try createDatabase()
+        try SearchIndex(path: path).history.record("zoe", kinds: .all, resultCount: 0)
+    }
+
+    /// Makes the folder and the database file read-only (for everyone but root), runs `body` as
+    /// another user, and expects every file in the folder unchanged.
+    ///
+    /// - Parameters:
+    ///   - files: The names expected in the folder.
+    ///   - changing: Files left out of the comparison.
+    private func asAnotherUserOnTheReadOnlyFolder(
+        fileMode: Int = 0o444, files: [String], changing: Set<String> = [],
+        _ body: () throws -> Void
+    ) throws {
+        try FileManager.default.setAttributes([.posixPermissions: fileMode], ofItemAtPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+        }
+        let before = try snapshot()
+        #expect(before.keys.sorted() == files.sorted())
+        try asAnotherUser(body)
+        #expect(
+            try snapshot().filter { !changing.contains($0.key) }
+                == before.filter { !changing.contains($0.key) })
+    }
+
+    private let fileAlone = ["team.sqlite"]
+    private let fileAndWAL = ["team.sqlite", "team.sqlite-shm", "team.sqlite-wal"]
+
+    /// Every write of the library, each expected to be refused.
+    private func expectEveryChangeRefused(_ index: SearchIndex) throws {
+        let changes: [(String, () throws -> Void)] = [
+            ("import records", { try index.importPeople([("Cy", "Young", "")]) }),
+            ("add", { try index.insert(Person(firstName: "Cy", lastName: "Young", company: "")) }),
+            ("update", { try index.update(Person.self, id: 1) { $0.company = "Initech" } }),
+            ("delete", { try index.delete(Person.self, ids: [1]) }),
+            ("record", { try index.history.record("bob", kinds: .all, resultCount: 1) }),
+            ("delete history", { try index.history.delete(matching: "ann") }),
+            ("clear the history", { try index.history.clear() }),
+            ("rebuild", { try index.rebuild() }),
+            ("optimize", { try index.optimize() }),
+        ]
+        for (name, change) in changes {
+            let error = #expect(throws: ReadOnlyDatabaseError.self, "\(name)") { try change() }
+            #expect(error?.path == path)
+            #expect(error?.description.contains("is read-only") == true, "\(name)")
+        }
+    }
+
+    @Test func anotherUsersDatabaseInAFolderTheyCannotWrite() throws {
+        try createDatabase()
+        try asAnotherUserOnTheReadOnlyFolder(files: fileAlone) {
+            let index = try SearchIndex(path: path, mode: .existingOnly)
+            #expect(index.readOnlyReason == .permissionDenied)
+            #expect(try index.names(for: "ann") == ["Ann Smith"])
+            #expect(try index.statistics().people == 2)
+            #expect(try index.history.entries().map(\.text) == ["ann"])
+            #expect(try index.suggestions(forPrefix: "an").map(\.text).contains("ann"))
+            #expect(try index.check() == [])
+            let exported = MemoryOutput()
+            try index.export(.people, as: .csv, to: exported)
+            #expect(String(decoding: exported.bytes, as: UTF8.self).contains("Ann,Smith"))
+            try expectEveryChangeRefused(index)
+        }
+    }
+
+    @Test func aWriterAtWorkIsReadThroughItsSharedMemory() throws {
+        let writer = try SearchIndex(path: path)
+        try writer.importPeople([("Zoë", "Ødegaard", "Oslo")])
+        // SQLite shares one mapping of the -shm file among the connections of a process, so a
+        // reader in the writer's process sets its read mark there; another process could not.
+        try asAnotherUserOnTheReadOnlyFolder(files: fileAndWAL, changing: ["team.sqlite-shm"]) {
+            let index = try SearchIndex(path: path, mode: .existingOnly)
+            #expect(index.readOnlyReason == .permissionDenied)
+            // Still only in the writer's WAL: read through the -shm, not from the file alone.
+            #expect(try index.names(for: "zoe") == ["Zoë Ødegaard"])
+            try expectEveryChangeRefused(index)
+        }
+        #expect(try writer.names(for: "zoe") == ["Zoë Ødegaard"])
+    }
+
+    @Test func aWALLeftForTheNextCheckpointIsRead() throws {
+        try createDatabaseWithAWALLeft()
+        try asAnotherUserOnTheReadOnlyFolder(files: fileAndWAL) {
+            let index = try SearchIndex(path: path, mode: .existingOnly)
+            #expect(try index.history.entries().map(\.text) == ["zoe", "ann"])
+            #expect(try index.check() == [])
+        }
+    }
+
+    @Test func aWALWithoutSharedMemoryIsRefusedWithTheReason() throws {
+        try createDatabaseWithAWALLeft()
+        try FileManager.default.removeItem(atPath: path + "-shm")
+        try asAnotherUserOnTheReadOnlyFolder(files: ["team.sqlite", "team.sqlite-wal"]) {
+            let error = try #require(throws: DatabaseOpenError.self) {
+                try SearchIndex(path: path, mode: .existingOnly)
+            }
+            guard case .cannotOpen(_, let reason) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(reason.contains("-shm"))
+        }
+    }
+
+    @Test func aWritableFileInAFolderTheyCannotWrite() throws {
+        try createDatabase()
+        try asAnotherUserOnTheReadOnlyFolder(fileMode: 0o666, files: fileAlone) {
+            let index = try SearchIndex(path: path, mode: .existingOnly)
+            #expect(index.readOnlyReason == .folderNotWritable)
+            #expect(try index.names(for: "bob") == ["Bob Jones"])
+            #expect(try index.check() == [])
+            try expectEveryChangeRefused(index)
+        }
+    }
+
+    @Test func anOlderSchemaIsNotUpgradedButRefused() throws {
+        var version2 = Migrator()
+        for migration in Schema.migrator.migrations.prefix(2) {
+            version2.registerMigration(migration.name, migration.apply)
+        }
+        try version2.migrate(Database(path: path))
+        try asAnotherUserOnTheReadOnlyFolder(files: fileAlone) {
+            let error = try #require(throws: ReadOnlyDatabaseError.self) {
+                try SearchIndex(path: path, mode: .existingOnly)
+            }
+            #expect(error.change == "upgrade its schema from version 2 to 3")
+            #expect(error.reason == .permissionDenied)
+        }
+    }
+}

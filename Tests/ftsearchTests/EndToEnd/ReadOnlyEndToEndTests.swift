@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// Another user's database in a folder the user cannot write: `query`, `suggest`, `stats`,
+/// `history`, `check`, `show` and `export` work, the search is not logged (one warning), every command that writes
+/// exits 74 with the reason, and no file in the folder changes. Run as `nobody` when root.
+@Suite struct ReadOnlyEndToEndTests {
+    let ftsearch: FTSearchRunner
+    let folder: String
+
+    init() throws {
+        ftsearch = try FTSearchRunner()
+        folder = ftsearch.directory + "/shared"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        ftsearch.environment["FTSEARCH_DB"] = folder + "/team.sqlite"
+        try ftsearch.run([
+            "import", FTSearchRunner.fixture("people.json"), FTSearchRunner.fixture("animals.json"),
+        ])
+    }
+
+    /// The folder's files and their bytes.
+    private func files() throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            files[name] = FileManager.default.contents(atPath: folder + "/" + name)
+        }
+        return files
+    }
+
+    /// With a search logged by the owner, whose entry waits in the WAL for the next checkpoint
+    /// (read through the -shm file), and without (the file alone, opened immutable).
+    @Test(arguments: [true, false])
+    func readsWorkAndWritesExit74(ownerSearchedFirst: Bool) throws {
+        if ownerSearchedFirst {
+            try ftsearch.run(["query", "zoe"])
+        }
+        let walFiles = try files().keys.filter { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }
+        #expect(walFiles.count == (ownerSearchedFirst ? 2 : 0))
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o444], ofItemAtPath: ftsearch.databasePath)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+        }
+        let before = try files()
+
+        let query = try ftsearch.runAsAnotherUser(["query", "ann", "--format", "tsv"])
+        #expect(query.exitCode == 0, "\(query.summary)")
+        #expect(query.standardOutput.contains("\tAnn\tSmith\t"))
+        #expect(
+            query.standardError
+                == "warning: the search was not recorded in the history: "
+                + "\(ftsearch.databasePath) is read-only (you do not have permission to write it)\n"
+        )
+        for (arguments, expected) in [
+            (["stats"], "people"), (["check"], "ok"), (["suggest", "an"], "ann"),
+            (["history", "--format", "tsv"], ownerSearchedFirst ? "zoe" : "id\ttext"),
+            (["show", "people", "1"], "Ann"), (["export", "--kind", "animals"], "Annie"),
+        ] {
+            let outcome = try ftsearch.runAsAnotherUser(arguments)
+            #expect(outcome.exitCode == 0 && outcome.standardError.isEmpty, "\(outcome.summary)")
+            #expect(outcome.standardOutput.contains(expected), "\(arguments)")
+        }
+        for (arguments, change) in [
+            (["import", FTSearchRunner.fixture("people.csv")], "import records"),
+            (["add", "people", "--first-name", "Cy"], "add records"),
+            (["update", "people", "1", "--company", "Initech"], "update a record"),
+            (["delete", "people", "1"], "delete records"),
+            (["history", "clear", "--yes"], "clear the history"),
+            (["history", "delete", "--query", "zoe"], "delete history entries"),
+            (["optimize"], "optimize the database"), (["rebuild"], "rebuild the indexes"),
+        ] {
+            let outcome = try ftsearch.runAsAnotherUser(arguments)
+            #expect(outcome.exitCode == 74 && outcome.isOneLineError, "\(outcome.summary)")
+            #expect(
+                outcome.standardError.contains(
+                    "cannot \(change): \(ftsearch.databasePath) is read-only"), "\(outcome.summary)"
+            )
+        }
+        #expect(try files() == before)
+    }
+}
