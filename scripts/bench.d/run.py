@@ -15,6 +15,7 @@ import platform
 import random
 import re
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -255,7 +256,7 @@ def run_latency(n, data, db):
 
 def naive_query_sql(token):
     return (f"SELECT count(*) FROM people_fts('\"{token}\"*');\n"
-            "SELECT c.id, c.first_name, c.last_name, c.company, c.extra FROM "
+            "SELECT c.* FROM "
             f"(SELECT rowid, bm25(people_fts, 10, 10, 4) AS r FROM people_fts WHERE people_fts MATCH '\"{token}\"*') AS m "
             "JOIN people AS c ON c.id = m.rowid "
             f"ORDER BY (m.rowid IN (SELECT rowid FROM people_fts('\"{token}\"'))) DESC, m.r, "
@@ -348,8 +349,26 @@ WHERE instr(' ' || key, ' ' || 'an') > 0 AND ('all' = 'all' OR kind = 'all' OR k
 ORDER BY substr(key, 1, length('an')) <> 'an', use_count DESC, last_used DESC, text LIMIT 10;"""
 
 
+def cli_database(n, floor_db):
+    """The floor's database with people.id, which .import left as text, made the integer primary
+    key: the naive query joins its matches on it, as ftsearch joins on its own."""
+    path = os.path.join(WORK, f"cli-{label(n)}.db")
+    remove_db(path)
+    shutil.copy(floor_db, path)
+    with sqlite3.connect(path) as db:
+        columns = [row[1] for row in db.execute("PRAGMA table_info(people)") if row[1] != "id"]
+        listed = ", ".join(f'"{c}"' for c in columns)
+        db.executescript(f"""
+            CREATE TABLE people_by_id(id INTEGER PRIMARY KEY, {listed});
+            INSERT INTO people_by_id SELECT CAST(id AS INTEGER), {listed} FROM people;
+            DROP TABLE people;
+            ALTER TABLE people_by_id RENAME TO people;""")
+    return path
+
+
 def whole_process(n, data, ft_db, su_db, floor_db):
     history_db = os.path.join(WORK, f"history-{label(n)}.db")
+    remove_db(history_db)  # with any -wal and -shm left by an earlier run
     shutil.copy(ft_db, history_db)
     out = subprocess.run([BENCH, "history", history_db, os.path.join(data, "history.txt")],
                          check=True, capture_output=True, text=True, env=ENV).stdout.split("\t")
@@ -358,14 +377,11 @@ def whole_process(n, data, ft_db, su_db, floor_db):
         "query ftsearch": [FTSEARCH, "query", "ann", "--limit", "20", "--format", "tsv", "--db", ft_db],
         # The sqlite3 CLI cannot read ftsearch's indexes (their tokenizer is ftsearch's own), so
         # it runs the naive SQL on the floor's database: the same rows, unicode61 index.
-        "query sqlite3": ["sqlite3", "-tabs", floor_db, naive_query_sql("ann")],
+        "query sqlite3": ["sqlite3", "-tabs", cli_database(n, floor_db), naive_query_sql("ann")],
         "query sqlite-utils": [SQLITE_UTILS, "search", su_db, "people", "ann*", "--limit", "20", "--tsv"],
         "suggest ftsearch": [FTSEARCH, "suggest", "an", "--db", history_db],
         "suggest sqlite3": ["sqlite3", "-tabs", history_db, SUGGEST_SQL],
     }
-    if BEFORE:
-        commands["query before"] = [BEFORE] + commands["query ftsearch"][1:]
-        commands["suggest before"] = [BEFORE] + commands["suggest ftsearch"][1:]
     # ftsearch query runs as users run it, logging the search to the history.
     with_history = dict(ENV)
     with_history.pop("FTSEARCH_NO_HISTORY", None)
@@ -408,6 +424,29 @@ def run_tantivy(n, data):
         name, p50, p90, p99, count = line.split("\t")
         latency[name] = {"p50": float(p50), "p90": float(p90), "p99": float(p99), "count": int(count)}
     return {"index": {"wall": walls, "rss": rss, "size": size}, "latency": latency}
+
+
+def compare_before(n, data, ft_db, runs=30):
+    """Whole commands of this build and of the one --before names, alternated: `query ann` (with
+    history, as users run it) and `suggest an`, each build on a database it imported itself from
+    the same CSV (an older build may not read a newer schema)."""
+    before_db = os.path.join(WORK, f"before-{label(n)}.db")
+    remove_db(before_db)
+    subprocess.run([BEFORE, "import", "--quiet", "--db", before_db, os.path.join(data, "people.csv")],
+                   check=True, env=ENV)
+    with_history = dict(ENV)
+    with_history.pop("FTSEARCH_NO_HISTORY", None)
+    commands = {f"{command} {build}": [binary, command, text, "--db", db]
+                for command, text in (("query", "ann"), ("suggest", "an"))
+                for build, binary, db in (("ftsearch", FTSEARCH, ft_db), ("before", BEFORE, before_db))}
+    times = {name: [] for name in commands}
+    for run in range(runs + 2):
+        for name, command in commands.items():
+            start = time.perf_counter()
+            subprocess.run(command, check=True, env=with_history, stdout=subprocess.DEVNULL)
+            if run >= 2:
+                times[name].append((time.perf_counter() - start) * 1000)
+    return {name: median(values) for name, values in times.items()}
 
 
 def tab_completion(history_db, runs=200):
@@ -465,6 +504,8 @@ def main():
                                                              os.path.join(WORK, f"sqlite-utils-csv-{label(n)}.db"),
                                                              os.path.join(WORK, f"floor-csv-{label(n)}.db"))
             size["completion"] = tab_completion(os.path.join(WORK, f"history-{label(n)}.db"))
+            if BEFORE:
+                size["before"] = compare_before(n, data, ft_db)
     results["seconds"] = time.perf_counter() - started
     with open(os.path.join(WORK, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
@@ -570,7 +611,7 @@ def print_tantivy_rows(name, size):
 
 def print_startup_rows(name, size):
     """Whole commands against an older build (--before), and one Tab of shell completion."""
-    p = size["process"]
+    p = size.get("before", {})
     for command in ("query", "suggest"):
         if f"{command} before" in p:
             ours, theirs = p[f"{command} ftsearch"], p[f"{command} before"]
