@@ -31,7 +31,7 @@ final class BulkWriter {
     var updatedCount = 0
     private let database: Database
     private let sync: IndexSync
-    private let timestamp: String
+    private let timestamp: Int64
     private var highestIDBefore: Int64 = 0
     /// The highest id stored so far: a record with a higher id is new, no lookup needed.
     private var highestID: Int64 = 0
@@ -49,7 +49,7 @@ final class BulkWriter {
         self.indexing = indexing
         self.database = database
         self.sync = IndexSync(kind: kind)
-        self.timestamp = timestamp.description
+        self.timestamp = StoredTime.value(of: timestamp)
     }
 
     /// Prepares the table for bulk writing; with `replacingAll`, empties it first.
@@ -116,7 +116,7 @@ final class BulkWriter {
     /// Binds a record's own timestamp, or NULL for the import's.
     private func bind(_ time: Timestamp?, at index: Int32) throws {
         if let time {
-            try upsert?.bind(time.description, at: index)
+            try upsert?.bind(StoredTime.value(of: time), at: index)
         } else {
             try upsert?.bindNull(at: index)
         }

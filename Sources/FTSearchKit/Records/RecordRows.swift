@@ -20,7 +20,7 @@ struct RecordRows {
             kind: kind, id: row.int64(at: 0),
             searchableValues: (1...fieldCount).map { row.text(at: $0) ?? "" },
             extraFields: ExtraFields.decode(row.text(at: fieldCount + 1)),
-            createdAt: row.text(at: fieldCount + 2).flatMap(Timestamp.init(iso8601:)),
-            updatedAt: row.text(at: fieldCount + 3).flatMap(Timestamp.init(iso8601:)))
+            createdAt: StoredTime.time(at: fieldCount + 2, of: row),
+            updatedAt: StoredTime.time(at: fieldCount + 3, of: row))
     }
 }

@@ -1,7 +1,8 @@
 /// The database schema, as an ordered list of migrations.
 ///
 /// - `people` and `animals` hold the records; searchable columns are plain text (empty when
-///   absent), every other input field is kept in `extra`, a JSON object.
+///   absent), every other input field is kept in `extra`, a JSON object; `created_at` and
+///   `updated_at` are integer milliseconds since 1970 (see ``StoredTime``).
 /// - `people_fts` and `animals_fts` index the searchable columns' words, `people_substring` and
 ///   `animals_substring` their trigrams (see ``IndexSync``, ``FullTextIndex``).
 /// - `vocabulary_cache` keeps each word index's vocabulary for typo-tolerant matching (see
@@ -82,6 +83,23 @@ enum Schema {
             }
             try database.execute(sql: Vocabulary.createCacheSQL)
             try Reindexer(database: database).indexAllRows(onProgress: onProgress)
+        }
+        migrator.registerMigration("Store the records' times as integer milliseconds") {
+            database in
+            // 6 bytes a time instead of 24 (see StoredTime): 46 MiB less for a million people.
+            for kind in Kind.allCases {
+                let times = ["created_at", "updated_at"]
+                try TableRebuild(
+                    table: kind.tableName,
+                    columns: (["id INTEGER PRIMARY KEY"]
+                        + kind.searchableFields.map { "\($0) TEXT NOT NULL DEFAULT ''" }
+                        + ["extra TEXT NOT NULL DEFAULT '{}'"]
+                        + times.map { "\($0) INTEGER NOT NULL" })
+                        .joined(separator: ", "),
+                    values: ["id"] + kind.searchableFields + ["extra"]
+                        + times.map(StoredTime.millisecondsSQL(fromTextIn:))
+                ).apply(to: database)
+            }
         }
         return migrator
     }()
