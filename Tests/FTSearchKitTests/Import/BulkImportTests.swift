@@ -1,7 +1,7 @@
 import Testing
 @testable import FTSearchKit
 
-/// The shortcuts of a large import into an empty database: a rollback journal instead of the
+/// The shortcuts of a first import into an empty database: a rollback journal instead of the
 /// WAL, secondary indexes built at the end, ids above the highest one taken as new.
 @Suite struct BulkImportTests {
     let directory: TemporaryDirectory
@@ -12,8 +12,8 @@ import Testing
         index = try SearchIndex.temporary(in: directory)
     }
 
-    /// People as an input that claims to be large enough for the rollback-journal path.
-    private func largeInput(_ people: [(Int?, String)]) -> [ImportSource] {
+    /// People as an input.
+    private func input(_ people: [(Int?, String)]) -> [ImportSource] {
         let fields = people.map { id, name in
             (id.map { [("id", JSONValue.number(String($0)))] } ?? []) + [
                 ("first_name", JSONValue.string(name))
@@ -21,8 +21,7 @@ import Testing
         }
         return [
             ImportSource(
-                path: "big.json", size: Importer.rollbackJournalMinimumBytes,
-                reader: RecordList(fields: fields))
+                path: "big.json", reader: RecordList(fields: fields))
         ]
     }
 
@@ -30,10 +29,18 @@ import Testing
         get throws { try index.database.fetchText(sql: "PRAGMA journal_mode") }
     }
 
-    @Test func largeFirstImportEndsInWALModeWithEverythingIndexed() throws {
+    @Test func firstImportRunsWithARollbackJournalAndEndsInWALMode() throws {
+        var modesWhileIndexing: [String?] = []
         let summary = try index.importRecords(
-            from: largeInput([(nil, "Ann"), (7, "Bob"), (3, "Cy"), (7, "Bo")]),
-            options: ImportOptions())
+            from: input([(nil, "Ann"), (7, "Bob"), (3, "Cy"), (7, "Bo")]),
+            options: ImportOptions(),
+            onProgress: { [index] progress in
+                if progress.isIndexing {
+                    modesWhileIndexing.append(
+                        try? index.database.fetchText(sql: "PRAGMA journal_mode"))
+                }
+            })
+        #expect(modesWhileIndexing == ["delete"])
         #expect(summary.inserted == [.people: 3])
         #expect(summary.updated == [.people: 1])
         #expect(try journalMode == "wal")
@@ -46,8 +53,8 @@ import Testing
         #expect(indexes == 1)
     }
 
-    @Test func failedLargeImportLeavesAnEmptyDatabaseInWALMode() throws {
-        let sources = largeInput([(1, "Ann"), (nil, "")])  // a person needs a name
+    @Test func failedFirstImportLeavesAnEmptyDatabaseInWALMode() throws {
+        let sources = input([(1, "Ann"), (nil, "")])  // a person needs a name
         #expect(throws: ImportError.self) {
             try index.importRecords(from: sources, options: ImportOptions())
         }
@@ -60,10 +67,10 @@ import Testing
         #expect(indexes == 1)
     }
 
-    @Test func largeImportWhileAnotherConnectionIsOpenStaysInWALMode() throws {
+    @Test func firstImportWhileAnotherConnectionIsOpenStaysInWALMode() throws {
         let other = try SearchIndex(path: index.path)
         #expect(try other.search(SearchRequest(text: "")).total == 0)
-        try index.importRecords(from: largeInput([(nil, "Ann")]), options: ImportOptions())
+        try index.importRecords(from: input([(nil, "Ann")]), options: ImportOptions())
         #expect(try other.search(SearchRequest(text: "ann")).total == 1)
         #expect(try journalMode == "wal")
     }
