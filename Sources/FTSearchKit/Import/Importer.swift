@@ -58,15 +58,19 @@ struct Importer {
         return summary
     }
 
+    /// Inputs from this size on, into an empty database, are imported in rollback-journal mode.
+    static let rollbackJournalMinimumBytes: Int64 = 4 << 20
+
     /// In WAL mode every page of a bulk import is written twice, into the WAL and then into the
     /// database at the checkpoint; with a rollback journal, into the database once (an empty
-    /// one journals next to nothing): about 15% less time at 100k and 1M people, and no worse at
-    /// 10k, where the two switches of journal mode cost what the checkpoint did. The price is
-    /// that readers wait while the import commits, so it is only done for the first import into
-    /// an empty database, when no other connection has it open (the switch needs that, and is
-    /// tried without waiting).
+    /// one journals next to nothing): 15% less time for 100k people (8 MiB of CSV) and 1M. The
+    /// two switches of journal mode cost a fixed 20-odd ms of file syncs, about what the
+    /// checkpoint of 10k people (1-2 MiB of input) costs, so smaller inputs stay in WAL mode.
+    /// Readers wait while a rollback-journal import commits, so it is only done for the first
+    /// import into an empty database, when no other connection has it open (the switch needs
+    /// that, and is tried without waiting).
     private func switchToRollbackJournalForFirstBulkImport() throws -> Bool {
-        guard
+        guard (totalBytes ?? 0) >= Self.rollbackJournalMinimumBytes,
             try database.fetchText(sql: "PRAGMA journal_mode") == "wal",
             try database.fetchInt(
                 sql: """

@@ -1,7 +1,7 @@
 import Testing
 @testable import FTSearchKit
 
-/// The shortcuts of a first import into an empty database: a rollback journal instead of the
+/// The shortcuts of a large import into an empty database: a rollback journal instead of the
 /// WAL, secondary indexes built at the end, ids above the highest one taken as new.
 @Suite struct BulkImportTests {
     let directory: TemporaryDirectory
@@ -12,8 +12,8 @@ import Testing
         index = try SearchIndex.temporary(in: directory)
     }
 
-    /// People as an input.
-    private func input(_ people: [(Int?, String)]) -> [ImportSource] {
+    /// People as an input that claims to be large enough for the rollback-journal path.
+    private func largeInput(_ people: [(Int?, String)]) -> [ImportSource] {
         let fields = people.map { id, name in
             (id.map { [("id", JSONValue.number(String($0)))] } ?? []) + [
                 ("first_name", JSONValue.string(name))
@@ -21,7 +21,8 @@ import Testing
         }
         return [
             ImportSource(
-                path: "big.json", reader: RecordList(fields: fields))
+                path: "big.json", size: Importer.rollbackJournalMinimumBytes,
+                reader: RecordList(fields: fields))
         ]
     }
 
@@ -29,18 +30,37 @@ import Testing
         get throws { try index.database.fetchText(sql: "PRAGMA journal_mode") }
     }
 
-    @Test func firstImportRunsWithARollbackJournalAndEndsInWALMode() throws {
-        var modesWhileIndexing: [String?] = []
-        let summary = try index.importRecords(
-            from: input([(nil, "Ann"), (7, "Bob"), (3, "Cy"), (7, "Bo")]),
-            options: ImportOptions(),
-            onProgress: { [index] progress in
+    /// The journal mode of `index` while an import of `sources` indexes its rows.
+    private func journalModeWhileIndexing(
+        _ sources: [ImportSource], into index: SearchIndex
+    ) throws -> [String?] {
+        var modes: [String?] = []
+        try index.importRecords(
+            from: sources, options: ImportOptions(),
+            onProgress: { progress in
                 if progress.isIndexing {
-                    modesWhileIndexing.append(
-                        try? index.database.fetchText(sql: "PRAGMA journal_mode"))
+                    modes.append(try? index.database.fetchText(sql: "PRAGMA journal_mode"))
                 }
             })
-        #expect(modesWhileIndexing == ["delete"])
+        return modes
+    }
+
+    @Test func largeFirstImportUsesARollbackJournalAndASmallOneTheWAL() throws {
+        #expect(try journalModeWhileIndexing(largeInput([(nil, "Ann")]), into: index) == ["delete"])
+        let small = [
+            ImportSource(
+                path: "small.json", size: Importer.rollbackJournalMinimumBytes - 1,
+                reader: RecordList(fields: [[("first_name", .string("Ann"))]]))
+        ]
+        let otherDirectory = try TemporaryDirectory()
+        let other = try SearchIndex.temporary(in: otherDirectory)
+        #expect(try journalModeWhileIndexing(small, into: other) == ["wal"])
+    }
+
+    @Test func largeFirstImportEndsInWALModeWithEverythingIndexed() throws {
+        let summary = try index.importRecords(
+            from: largeInput([(nil, "Ann"), (7, "Bob"), (3, "Cy"), (7, "Bo")]),
+            options: ImportOptions())
         #expect(summary.inserted == [.people: 3])
         #expect(summary.updated == [.people: 1])
         #expect(try journalMode == "wal")
@@ -53,8 +73,8 @@ import Testing
         #expect(indexes == 1)
     }
 
-    @Test func failedFirstImportLeavesAnEmptyDatabaseInWALMode() throws {
-        let sources = input([(1, "Ann"), (nil, "")])  // a person needs a name
+    @Test func failedLargeImportLeavesAnEmptyDatabaseInWALMode() throws {
+        let sources = largeInput([(1, "Ann"), (nil, "")])  // a person needs a name
         #expect(throws: ImportError.self) {
             try index.importRecords(from: sources, options: ImportOptions())
         }
@@ -67,10 +87,10 @@ import Testing
         #expect(indexes == 1)
     }
 
-    @Test func firstImportWhileAnotherConnectionIsOpenStaysInWALMode() throws {
+    @Test func largeImportWhileAnotherConnectionIsOpenStaysInWALMode() throws {
         let other = try SearchIndex(path: index.path)
         #expect(try other.search(SearchRequest(text: "")).total == 0)
-        try index.importRecords(from: input([(nil, "Ann")]), options: ImportOptions())
+        try index.importRecords(from: largeInput([(nil, "Ann")]), options: ImportOptions())
         #expect(try other.search(SearchRequest(text: "ann")).total == 1)
         #expect(try journalMode == "wal")
     }
