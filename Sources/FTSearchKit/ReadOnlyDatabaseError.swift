@@ -29,16 +29,20 @@ public struct ReadOnlyDatabaseError: Error, CustomStringConvertible, Sendable {
     public let reason: ReadOnlyReason
     /// What could not be done, as a verb phrase such as "import records".
     public let change: String
+    /// What the user can do instead, when there is something to say: a clause such as
+    /// "search with prefix matching".
+    public let advice: String?
 
     /// Creates the error for `change`, refused on the read-only database at `path`.
-    public init(path: String, reason: ReadOnlyReason, change: String) {
+    public init(path: String, reason: ReadOnlyReason, change: String, advice: String? = nil) {
         self.path = path
         self.reason = reason
         self.change = change
+        self.advice = advice
     }
 
-    /// `cannot CHANGE: PATH is read-only (REASON)`.
+    /// `cannot CHANGE: PATH is read-only (REASON)`, then `; ADVICE` when there is advice.
     public var description: String {
-        "cannot \(change): \(path) is read-only (\(reason))"
+        "cannot \(change): \(path) is read-only (\(reason))" + (advice.map { "; \($0)" } ?? "")
     }
 }

@@ -7,8 +7,12 @@ extension SearchIndex {
     /// results.total        // every match, whatever the limit
     /// results.hits.first?.record.displayName  // "Anna Müller"
     /// ```
+    ///
+    /// The first substring search of a kind builds its substring index (see
+    /// ``prepareIndexes(for:of:onProgress:)``).
     public func search(_ request: SearchRequest) throws -> SearchResults {
-        try queryEngine(helper: { [unowned self] in openRankingHelper }).search(request)
+        try prepareIndexes(for: request.match, of: request.kinds)
+        return try queryEngine(helper: { [unowned self] in openRankingHelper }).search(request)
     }
 
     /// The engine that searches this index, with `helper` giving its second connection.

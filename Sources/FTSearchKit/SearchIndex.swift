@@ -94,10 +94,15 @@ public final class SearchIndex {
 
     /// Throws unless this process can change the database.
     ///
-    /// - Parameter change: What is about to be written, as a verb phrase for the error.
-    func requireWriteAccess(for change: String) throws(ReadOnlyDatabaseError) {
+    /// - Parameters:
+    ///   - change: What is about to be written, as a verb phrase for the error.
+    ///   - advice: What the user can do instead, for the error.
+    func requireWriteAccess(for change: String, advice: String? = nil)
+        throws(ReadOnlyDatabaseError)
+    {
         if let readOnlyReason {
-            throw ReadOnlyDatabaseError(path: path, reason: readOnlyReason, change: change)
+            throw ReadOnlyDatabaseError(
+                path: path, reason: readOnlyReason, change: change, advice: advice)
         }
     }
 

@@ -144,7 +144,7 @@ struct MatchPlan {
         }
         var matches: [Phrase] = []
         var signals: [Phrase] = []
-        index = request.match == .substring ? kind.substringIndexName : kind.indexName
+        index = FullTextIndex.serving(request.match, of: kind).name
         for (token, text) in tokens.enumerated() {
             switch request.match {
             case .prefix:
