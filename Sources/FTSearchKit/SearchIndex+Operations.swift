@@ -49,10 +49,27 @@ extension SearchIndex {
         for table in Kind.allCases.map(\.tableName) + ["history"] {
             counts[table] = try database.fetchInt(sql: "SELECT count(*) FROM \(table)") ?? 0
         }
+        var substringIndexSizes: [Kind: Int] = [:]
+        for kind in Kind.allCases {
+            let substrings = FullTextIndex.substrings(of: kind)
+            if try IndexSync(kind: kind, in: database).indexes.contains(substrings) {
+                substringIndexSizes[kind] = try sizeInBytes(of: substrings)
+            }
+        }
         return IndexStatistics(
             path: path, schemaVersion: try schemaVersion, sqliteVersion: Database.sqliteVersion,
             sizeInBytes: try sizeInBytes(), people: counts["people"] ?? 0,
-            animals: counts["animals"] ?? 0, historyEntries: counts["history"] ?? 0)
+            animals: counts["animals"] ?? 0, historyEntries: counts["history"] ?? 0,
+            substringIndexSizes: substringIndexSizes)
+    }
+
+    /// The bytes of the pages of `index`'s tables (https://sqlite.org/dbstat.html).
+    private func sizeInBytes(of index: FullTextIndex) throws -> Int {
+        let pages = try database.makeStatement(
+            sql: "SELECT sum(pgsize) FROM dbstat WHERE name = ?1 AND aggregate = TRUE")
+        return try index.shadowTables.reduce(0) { total, table in
+            total + (try pages.firstRow([table]) { $0.int(at: 0) } ?? 0)
+        }
     }
 
     /// The size of the database in bytes (pages in use and free).
@@ -79,4 +96,7 @@ public struct IndexStatistics: Sendable, Equatable {
     public var animals: Int
     /// The number of history entries.
     public var historyEntries: Int
+    /// The size in bytes of each kind's substring index, for the kinds that have one (the
+    /// first substring search of a kind builds it).
+    public var substringIndexSizes: [Kind: Int] = [:]
 }

@@ -11,6 +11,10 @@ struct FullTextIndex: Sendable, Equatable {
     /// What the index is, for people: "substring index".
     let description: String
 
+    /// The tables FTS5 keeps this external-content index in: segments, their b-tree, each
+    /// row's token counts, and settings.
+    var shadowTables: [String] { ["_data", "_idx", "_docsize", "_config"].map { name + $0 } }
+
     /// The word index: ftsearch's folding tokenizer, with prefix indexes on 1, 2 and 3
     /// characters so that short prefixes are fast.
     static func words(of kind: Kind) -> FullTextIndex {
