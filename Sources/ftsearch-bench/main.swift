@@ -9,7 +9,8 @@
 //       substring1/substring2/fuzzy against prefix matching of the same text, didyoumean alone.
 //       Prints "class plan p50_ms p90_ms p99_ms count" rows.
 //   ftsearch-bench substring-build DB
-//       Rebuilds the substring indexes; prints "substring-build SECONDS".
+//       Drops the substring indexes and builds them as the first substring search does;
+//       prints "substring-build SECONDS".
 //   ftsearch-bench history DB HISTORY.txt
 //       Records every line as a search in the history; prints "history record p50 p90 p99 count".
 @_spi(Benchmarking) import FTSearchKit

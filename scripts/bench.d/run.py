@@ -299,21 +299,21 @@ def forgiving_queries(n, data):
 
 
 def run_forgiving(n, data, db):
-    """Forgiving-search latency, and the substring (trigram) index's build time and size."""
+    """The substring (trigram) index's one-time build, which the first substring search pays
+    (imports do not build it), and its size; then forgiving-search latency."""
+    build = subprocess.run([BENCH, "substring-build", db], check=True, capture_output=True,
+                           text=True, env=ENV).stdout.split("\t")
+    forgiving = {"substring build seconds": float(build[1])}
+    size = subprocess.run(["sqlite3", db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE '%\\_substring%' ESCAPE '\\'"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    forgiving["substring size bytes"] = int(size or 0)
     out = subprocess.run([BENCH, "forgiving", db, forgiving_queries(n, data)],
                          check=True, capture_output=True, text=True, env=ENV).stdout
-    forgiving = {}
     for line in out.splitlines():
         parts = line.split("\t")
         if len(parts) == 6:
             forgiving[f"{parts[0]} {parts[1]}"] = {"p50": float(parts[2]), "p90": float(parts[3]),
                                                    "p99": float(parts[4]), "count": int(parts[5])}
-    build = subprocess.run([BENCH, "substring-build", db], check=True, capture_output=True,
-                           text=True, env=ENV).stdout.split("\t")
-    forgiving["substring build seconds"] = float(build[1])
-    size = subprocess.run(["sqlite3", db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE '%\\_substring%' ESCAPE '\\'"],
-                          check=True, capture_output=True, text=True).stdout.strip()
-    forgiving["substring size bytes"] = int(size or 0)
     return forgiving
 
 
@@ -337,11 +337,11 @@ def print_forgiving_rows(name, size):
     if dym:
         print(f"| {name} | did-you-mean added latency p50 / p99 (ms) | {dym['p50']:.2f} / {dym['p99']:.2f} | | | ≤ 20 ms |")
     ft_import = median(size["imports"]["ftsearch csv"]["wall"])
-    print(f"| {name} | substring index build (s), share of CSV import | {f['substring build seconds']:.2f} | "
-          f"{ft_import:.2f} (whole import) | {f['substring build seconds'] / ft_import:.0%} | |")
-    print(f"| {name} | substring index size (MiB), share of database | {f['substring size bytes'] / 2**20:.0f} | "
-          f"{size['imports']['ftsearch csv']['size'] / 2**20:.0f} (database) | "
-          f"{f['substring size bytes'] / size['imports']['ftsearch csv']['size']:.0%} | |")
+    print(f"| {name} | substring index build, once, by the first substring search (s) | {f['substring build seconds']:.2f} | "
+          f"{ft_import:.2f} (CSV import, which no longer builds it) | {f['substring build seconds'] / ft_import:.0%} | |")
+    print(f"| {name} | substring index size once built (MiB) | {f['substring size bytes'] / 2**20:.0f} | "
+          f"{size['imports']['ftsearch csv']['size'] / 2**20:.0f} (database after import) | "
+          f"+{f['substring size bytes'] / size['imports']['ftsearch csv']['size']:.0%} | |")
 
 
 SUGGEST_SQL = """SELECT text, use_count, last_used FROM history
