@@ -43,6 +43,9 @@ public final class SearchIndex {
     private var cachedTokenizer: FTS5Tokenizer?
     /// A second connection that ranks half of a large table in parallel (see ``RankingHelper``).
     var rankingHelper = RankingHelper.Slot.notNeededYet
+    /// Searches whose ranking takes at least this long keep it for the next identical search
+    /// (see ``ResultCache``); nil keeps none.
+    var resultCacheMinimumCost: Duration? = ResultCache.defaultMinimumCost
 
     /// Opens (and if needed creates and migrates) the database at `path`.
     ///

@@ -5,7 +5,7 @@
 /// - `people_fts` and `animals_fts` index the searchable columns' words, `people_substring` and
 ///   `animals_substring` their trigrams (see ``IndexSync``, ``FullTextIndex``).
 /// - `vocabulary_cache` keeps each word index's vocabulary for typo-tolerant matching (see
-///   ``Vocabulary``).
+///   ``Vocabulary``), `result_cache` the rankings of expensive searches (see ``ResultCache``).
 /// - `history` holds one row per normalized search; `people_vocabulary` and
 ///   `animals_vocabulary` list the indexed words (https://sqlite.org/fts5.html#the_fts5vocab_virtual_table_module).
 enum Schema {
@@ -82,6 +82,9 @@ enum Schema {
             }
             try database.execute(sql: Vocabulary.createCacheSQL)
             try Reindexer(database: database).indexAllRows(onProgress: onProgress)
+        }
+        migrator.registerMigration("Keep the rankings of expensive searches") { database in
+            try database.execute(sql: ResultCache.createTableSQL)
         }
         return migrator
     }()
