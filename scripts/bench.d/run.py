@@ -125,7 +125,7 @@ def run_interactive(n, data, ft_db):
     screen shows the text on the query line and its count on the status line, no longer marked
     stale with `…`. The screen is read from the escape codes as the program writes them (rows are
     addressed `ESC [ row ; 1 H`, only changed rows redrawn): a terminal emulator in Python would
-    take longer per frame than the program. Returns {"1": [ms...], "2+": [ms...]} by text length."""
+    take longer per frame than the program. Starts with no kept rankings. Returns {"1": [ms...], "2+": [ms...]} by text length."""
     import fcntl
     import pty
     import random
@@ -145,6 +145,10 @@ def run_interactive(n, data, ft_db):
                 out = subprocess.run([FTSEARCH, "query", name[:end], "--count", "--db", ft_db], env=ENV,
                                      check=True, capture_output=True, text=True).stdout
                 counts[name[:end]] = int(out)
+
+    # The first session after a change: no ranking kept by earlier runs (each keystroke that is
+    # expensive to rank keeps its own, which later keystrokes of this run may reuse).
+    subprocess.run(["sqlite3", ft_db, "DELETE FROM result_cache"], check=True)
 
     sgr = rb"(?:\x1b\[[0-9;]*m)*"
 
