@@ -31,6 +31,11 @@ public final class SearchIndex {
         case createIfMissing
         /// Fail with ``DatabaseOpenError/missing(path:)`` when the file does not exist.
         case existingOnly
+        /// Read the existing file and change nothing: no file is created, no schema migrated,
+        /// no search logged (``readOnlyReason`` is ``ReadOnlyReason/openedForReading``). For
+        /// quick lookups, such as shell completion, that must never start an upgrade; a
+        /// database whose schema needs one throws ``ReadOnlyDatabaseError``.
+        case readOnly
     }
 
     /// The path of the database file.
@@ -74,7 +79,7 @@ public final class SearchIndex {
             try Self.createParentDirectories(of: path)
         }
         (database, readOnlyReason) = try Self.openConnection(
-            at: path, onMigrationProgress: onMigrationProgress)
+            at: path, readingOnly: mode == .readOnly, onMigrationProgress: onMigrationProgress)
         if database.mode == .immutable {
             // A second connection would open the file without `immutable`, and fail to read it.
             rankingHelper = .unavailable
