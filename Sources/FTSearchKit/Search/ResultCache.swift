@@ -8,7 +8,8 @@
 /// of its match plans, with the structure records of the indexes it read (see
 /// ``IndexStructure``). Any change to the records searched rewrites those, so a kept ranking
 /// is only served while the indexes are exactly as they were when it was computed. The table
-/// holds the ``capacity`` most recently kept rankings, a few kilobytes each.
+/// holds the ``capacity`` most recently kept rankings, of at most ``longestKeptRanking``
+/// results (usually 20: under half a kilobyte each, at most 10 KiB).
 ///
 /// Keeping a ranking never holds up or fails a search: on a read-only database, inside a
 /// transaction, or while another process holds the write lock, it is simply not kept.
@@ -28,6 +29,8 @@ struct ResultCache {
     static let defaultMinimumCost = Duration.milliseconds(1)
     /// How many rankings are kept; storing more drops the oldest.
     static let capacity = 500
+    /// The longest ranking kept, in results (21 bytes each): pages further down are rare.
+    static let longestKeptRanking = 500
     /// Part of every key. Change it whenever ftsearch orders results differently (ranking
     /// rules, tokenizers), so that rankings an older ftsearch kept are never served.
     static let rankingVersion = 1
@@ -71,7 +74,9 @@ struct ResultCache {
 
     /// Keeps `order` in `slot` if ranking it took at least ``minimumCost``.
     func keep(_ order: RankedOrder, in slot: Slot, cost: Duration) {
-        guard cost >= minimumCost, database.isAutocommit, !database.isReadOnly else { return }
+        guard cost >= minimumCost, order.entries.count <= Self.longestKeptRanking,
+            database.isAutocommit, !database.isReadOnly
+        else { return }
         try? database.withoutWaitingForLocks {
             try database.inTransaction(.immediate, durability: .byNextCheckpoint) {
                 try database.cachedStatement(

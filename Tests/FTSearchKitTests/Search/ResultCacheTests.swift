@@ -15,7 +15,7 @@ import Testing
         // Every ranking is worth keeping here, however cheap.
         index.resultCacheMinimumCost = .zero
         try index.importPeople(
-            (0..<300).map { number in
+            (0..<600).map { number in
                 (
                     FastRankingTests.firstNames[number % FastRankingTests.firstNames.count],
                     FastRankingTests.lastNames[number % FastRankingTests.lastNames.count],
@@ -105,6 +105,13 @@ import Testing
     @Test func cheapRankingsAreNotKept() throws {
         index.resultCacheMinimumCost = .seconds(60)
         _ = try index.search(SearchRequest(text: "ann", limit: 5))
+        #expect(try keptCount() == 0)
+    }
+
+    @Test func longRankingsAreNotKept() throws {
+        let limit = ResultCache.longestKeptRanking + 1
+        _ = try index.search(SearchRequest(text: "a", limit: limit))
+        #expect(try index.search(SearchRequest(text: "a", limit: limit)).hits.count == limit)
         #expect(try keptCount() == 0)
     }
 
