@@ -7,6 +7,8 @@ public enum ReadOnlyReason: Sendable, Equatable, CustomStringConvertible {
     /// The file could be written, but its folder cannot: SQLite cannot make the `-wal` and
     /// `-shm` files it needs beside it.
     case folderNotWritable
+    /// It was opened for reading only (``SearchIndex/OpenMode/readOnly``).
+    case openedForReading
 
     /// A clause saying why, such as "you do not have permission to write it".
     public var description: String {
@@ -14,6 +16,7 @@ public enum ReadOnlyReason: Sendable, Equatable, CustomStringConvertible {
         case .permissionDenied: "you do not have permission to write it"
         case .readOnlyFileSystem: "it is on a read-only file system"
         case .folderNotWritable: "its folder is not writable"
+        case .openedForReading: "it was opened for reading only"
         }
     }
 }

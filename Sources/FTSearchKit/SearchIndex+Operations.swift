@@ -17,7 +17,11 @@ extension SearchIndex {
 
     /// The engine that searches this index, with `helper` giving its second connection.
     func queryEngine(helper: @escaping () -> RankingHelper?) throws -> QueryEngine {
-        QueryEngine(database: database, tokenizer: try tokenizer, helper: helper)
+        QueryEngine(
+            database: database, tokenizer: try tokenizer, helper: helper,
+            resultCache: resultCacheMinimumCost.map {
+                ResultCache(database: database, minimumCost: $0)
+            })
     }
 
     /// The search history of this database.

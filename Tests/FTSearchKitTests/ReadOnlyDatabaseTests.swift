@@ -20,11 +20,7 @@ import Testing
 
     /// The folder's files and their bytes.
     private func snapshot() throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            files[name] = FileManager.default.contents(atPath: folder + "/" + name)
-        }
-        return files
+        try directory.snapshot(of: "shared")
     }
 
     /// Creates the database with two people and one history entry, checkpointed and closed.

@@ -6,7 +6,7 @@
 ///   `animals_substring` their trigrams, once the first substring search of the kind has built
 ///   them (see ``IndexSync``, ``FullTextIndex``, ``IndexBuilder``).
 /// - `vocabulary_cache` keeps each word index's vocabulary for typo-tolerant matching (see
-///   ``Vocabulary``).
+///   ``Vocabulary``), `result_cache` the rankings of expensive searches (see ``ResultCache``).
 /// - `history` holds one row per normalized search; `people_vocabulary` and
 ///   `animals_vocabulary` list the indexed words (https://sqlite.org/fts5.html#the_fts5vocab_virtual_table_module).
 enum Schema {
@@ -75,7 +75,7 @@ enum Schema {
         ) { database, onProgress in
             // The word indexes change tokenizer (ø, ł, ß, æ... now fold), so they are rebuilt;
             // the fts5vocab tables name their index and need no change. (This migration also
-            // built the substring indexes until they became built on first use: see migration 5.)
+            // built the substring indexes until they became built on first use: see migration 6.)
             var syncs: [IndexSync] = []
             for kind in Kind.allCases {
                 let old = IndexSync(kind: kind, indexes: [.unicode61Words(of: kind)])
@@ -91,14 +91,17 @@ enum Schema {
                         recordsRead: done, bytesRead: Int64(done), totalBytes: Int64(total)))
             }
         }
+        migrator.registerMigration("Keep the rankings of expensive searches") { database in
+            try database.execute(sql: ResultCache.createTableSQL)
+        }
         migrator.registerMigration("Build the substring indexes on first use, not at import") {
             database in
             // The substring (trigram) index serves only `--match substring`, yet building it at
             // every import took two thirds of the import time and a third of the database at
             // 1M people (22 s of 33 s, 162 of 459 MiB). It is now built by the first substring
-            // search of each kind (see IndexBuilder); databases that have it from schema 4 drop
-            // it (its pages are reused by later writes; `ftsearch optimize` gives them back to
-            // the file system), and their triggers go back to keeping the word index only.
+            // search of each kind (see IndexBuilder); databases that have it from schemas 4 and 5
+            // drop it (its pages are reused by later writes; `ftsearch optimize` gives them back
+            // to the file system), and their triggers go back to keeping the word index only.
             for kind in Kind.allCases {
                 try IndexBuilder(database: database).drop(
                     IndexBuilder.Target(kind: kind, index: .substrings(of: kind)))

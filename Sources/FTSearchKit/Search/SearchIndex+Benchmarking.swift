@@ -11,6 +11,16 @@ extension SearchIndex {
 }
 
 extension SearchIndex {
+    /// Whether searches keep their expensive rankings for the next identical search (see
+    /// ``ResultCache``): on by default; `scripts/bench` also times searches without it.
+    @_spi(Benchmarking)
+    public var keepsExpensiveRankings: Bool {
+        get { resultCacheMinimumCost != nil }
+        set { resultCacheMinimumCost = newValue ? ResultCache.defaultMinimumCost : nil }
+    }
+}
+
+extension SearchIndex {
     /// The did-you-mean suggestion for `request` alone, as a prefix search that found nothing
     /// would add it: the part of such a search that `scripts/bench` times.
     @_spi(Benchmarking)
