@@ -106,6 +106,9 @@ enum Schema {
                 try IndexBuilder(database: database).drop(
                     IndexBuilder.Target(kind: kind, index: .substrings(of: kind)))
             }
+            // Kept rankings of substring searches name the dropped indexes' structure records;
+            // the rebuilt index, made from records changed meanwhile, could repeat one.
+            try database.execute(sql: "DELETE FROM result_cache")
         }
         return migrator
     }()
