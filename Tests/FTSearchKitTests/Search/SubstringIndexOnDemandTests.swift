@@ -153,6 +153,11 @@ import Testing
                     sql: words.dropTriggersSQL + substrings.createIndexesSQL
                         + both.createTriggersSQL + substrings.rebuildSQL)
             }
+            try database.execute(
+                sql: """
+                    INSERT INTO result_cache(key, structure, total, entries)
+                    VALUES ('a kept substring ranking', x'00', 0, x'')
+                    """)
             #expect(try schema(of: database).tables.contains("people_substring"))
         }
         let upgraded = try SearchIndex(path: path)
@@ -161,6 +166,7 @@ import Testing
         #expect(!tables.contains { $0.contains("_substring") })
         #expect(!triggers.contains("_substring") && triggers.contains("people_fts"))
         #expect(try upgraded.database.fetchInt(sql: "PRAGMA freelist_count") ?? 0 > 0)
+        #expect(try upgraded.database.fetchInt(sql: "SELECT count(*) FROM result_cache") == 0)
         #expect(try upgraded.check().isEmpty)
         #expect(
             Set(
