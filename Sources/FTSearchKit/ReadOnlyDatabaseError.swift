@@ -7,6 +7,8 @@ public enum ReadOnlyReason: Sendable, Equatable, CustomStringConvertible {
     /// The file could be written, but its folder cannot: SQLite cannot make the `-wal` and
     /// `-shm` files it needs beside it.
     case folderNotWritable
+    /// It was opened for reading only (``SearchIndex/OpenMode/readOnly``).
+    case openedForReading
 
     /// A clause saying why, such as "you do not have permission to write it".
     public var description: String {
@@ -14,6 +16,7 @@ public enum ReadOnlyReason: Sendable, Equatable, CustomStringConvertible {
         case .permissionDenied: "you do not have permission to write it"
         case .readOnlyFileSystem: "it is on a read-only file system"
         case .folderNotWritable: "its folder is not writable"
+        case .openedForReading: "it was opened for reading only"
         }
     }
 }
@@ -29,16 +32,20 @@ public struct ReadOnlyDatabaseError: Error, CustomStringConvertible, Sendable {
     public let reason: ReadOnlyReason
     /// What could not be done, as a verb phrase such as "import records".
     public let change: String
+    /// What the user can do instead, when there is something to say: a clause such as
+    /// "search with prefix matching".
+    public let advice: String?
 
     /// Creates the error for `change`, refused on the read-only database at `path`.
-    public init(path: String, reason: ReadOnlyReason, change: String) {
+    public init(path: String, reason: ReadOnlyReason, change: String, advice: String? = nil) {
         self.path = path
         self.reason = reason
         self.change = change
+        self.advice = advice
     }
 
-    /// `cannot CHANGE: PATH is read-only (REASON)`.
+    /// `cannot CHANGE: PATH is read-only (REASON)`, then `; ADVICE` when there is advice.
     public var description: String {
-        "cannot \(change): \(path) is read-only (\(reason))"
+        "cannot \(change): \(path) is read-only (\(reason))" + (advice.map { "; \($0)" } ?? "")
     }
 }

@@ -34,12 +34,16 @@ extension SearchIndex {
     /// The check is SQLite's progress handler on each connection the search uses (the ranking
     /// helper's included), so a search that was abandoned frees the index at once.
     ///
+    /// An index the search needs and the database lacks is built first, without cancellation
+    /// (see ``prepareIndexes(for:of:onProgress:)``): abandoning it would lose the work.
+    ///
     /// - Throws: `CancellationError` when `cancellation` was raised before or during the search;
     ///   otherwise what ``search(_:)`` throws.
     public func search(_ request: SearchRequest, cancellation: SearchCancellation) throws
         -> SearchResults
     {
         guard !cancellation.isCancelled else { throw CancellationError() }
+        try prepareIndexes(for: request.match, of: request.kinds)
         let shouldInterrupt: @Sendable () -> Bool = { cancellation.isCancelled }
         var interruptedHelper: RankingHelper?
         // The helper's connection belongs to its thread: the check is installed and removed by

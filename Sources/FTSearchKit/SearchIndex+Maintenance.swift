@@ -14,7 +14,7 @@ extension SearchIndex {
         }
         let indexes = readOnlyReason == nil ? database : try temporaryCopy()
         for kind in Kind.allCases {
-            let sync = IndexSync(kind: kind)
+            let sync = try IndexSync(kind: kind, in: database)
             for index in sync.indexes where try !isConsistent(index, of: sync, in: indexes) {
                 problems.append(
                     "the \(index.name) index does not match the \(kind.tableName) table "
@@ -50,7 +50,7 @@ extension SearchIndex {
         try requireWriteAccess(for: "rebuild the indexes")
         try database.inTransaction(.immediate) {
             for kind in Kind.allCases {
-                try database.execute(sql: IndexSync(kind: kind).rebuildSQL)
+                try database.execute(sql: try IndexSync(kind: kind, in: database).rebuildSQL)
             }
         }
     }
@@ -66,7 +66,7 @@ extension SearchIndex {
         let before = try sizeInBytes()
         try database.inTransaction(.immediate) {
             for kind in Kind.allCases {
-                try database.execute(sql: IndexSync(kind: kind).optimizeSQL)
+                try database.execute(sql: try IndexSync(kind: kind, in: database).optimizeSQL)
             }
             try database.execute(sql: "ANALYZE")
         }

@@ -15,12 +15,13 @@ import CSQLite
 /// there is no safe way to read it, and opening fails saying so.
 extension SearchIndex {
     /// Opens `path`, refuses files that are not ftsearch databases or come from a newer version,
-    /// and migrates older ones when it may write.
+    /// and migrates older ones when it may write (and was not asked to be `readingOnly`).
     static func openConnection(
-        at path: String, onMigrationProgress: (ImportProgress) -> Void
+        at path: String, readingOnly: Bool, onMigrationProgress: (ImportProgress) -> Void
     ) throws -> (Database, ReadOnlyReason?) {
-        var database = try openDatabase(at: path)
-        var readOnlyReason = database.isReadOnly ? whyReadOnly(path) : nil
+        var database = try openDatabase(at: path, readingOnly: readingOnly)
+        var readOnlyReason: ReadOnlyReason? =
+            readingOnly ? .openedForReading : database.isReadOnly ? whyReadOnly(path) : nil
         if readOnlyReason != nil, !hasWriterAtWork(path) {
             database = try Database(path: path, mode: .immutable)
         }
@@ -29,14 +30,15 @@ extension SearchIndex {
                 database, at: path, readOnlyReason: readOnlyReason,
                 onMigrationProgress: onMigrationProgress)
         } catch let error as SQLiteError where error.isMissingSharedMemory {
-            // A writable file in a folder that is not: SQLite cannot make the -wal and -shm files.
-            guard readOnlyReason == nil, !hasWriterAtWork(path) else {
+            // A writable file in a folder that is not (or a connection that may not write):
+            // SQLite cannot make the -wal and -shm files.
+            guard readOnlyReason == nil || readingOnly, !hasWriterAtWork(path) else {
                 throw DatabaseOpenError.cannotOpen(
                     path: path,
                     reason: "it is read-only here, and its -wal file has no -shm file beside it "
                         + "that SQLite may read or create (\(error.message))")
             }
-            readOnlyReason = .folderNotWritable
+            readOnlyReason = readingOnly ? .openedForReading : .folderNotWritable
             database = try Database(path: path, mode: .immutable)
             try prepare(
                 database, at: path, readOnlyReason: readOnlyReason,
@@ -93,10 +95,10 @@ extension SearchIndex {
         }
     }
 
-    private static func openDatabase(at path: String) throws -> Database {
+    private static func openDatabase(at path: String, readingOnly: Bool) throws -> Database {
         let failure: SQLiteError
         do {
-            return try Database(path: path)
+            return try Database(path: path, mode: readingOnly ? .readOnly : .readWriteCreate)
         } catch {
             failure = error
         }

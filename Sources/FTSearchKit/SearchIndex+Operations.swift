@@ -7,13 +7,21 @@ extension SearchIndex {
     /// results.total        // every match, whatever the limit
     /// results.hits.first?.record.displayName  // "Anna Müller"
     /// ```
+    ///
+    /// The first substring search of a kind builds its substring index (see
+    /// ``prepareIndexes(for:of:onProgress:)``).
     public func search(_ request: SearchRequest) throws -> SearchResults {
-        try queryEngine(helper: { [unowned self] in openRankingHelper }).search(request)
+        try prepareIndexes(for: request.match, of: request.kinds)
+        return try queryEngine(helper: { [unowned self] in openRankingHelper }).search(request)
     }
 
     /// The engine that searches this index, with `helper` giving its second connection.
     func queryEngine(helper: @escaping () -> RankingHelper?) throws -> QueryEngine {
-        QueryEngine(database: database, tokenizer: try tokenizer, helper: helper)
+        QueryEngine(
+            database: database, tokenizer: try tokenizer, helper: helper,
+            resultCache: resultCacheMinimumCost.map {
+                ResultCache(database: database, minimumCost: $0)
+            })
     }
 
     /// The search history of this database.
@@ -45,10 +53,27 @@ extension SearchIndex {
         for table in Kind.allCases.map(\.tableName) + ["history"] {
             counts[table] = try database.fetchInt(sql: "SELECT count(*) FROM \(table)") ?? 0
         }
+        var substringIndexSizes: [Kind: Int] = [:]
+        for kind in Kind.allCases {
+            let substrings = FullTextIndex.substrings(of: kind)
+            if try IndexSync(kind: kind, in: database).indexes.contains(substrings) {
+                substringIndexSizes[kind] = try sizeInBytes(of: substrings)
+            }
+        }
         return IndexStatistics(
             path: path, schemaVersion: try schemaVersion, sqliteVersion: Database.sqliteVersion,
             sizeInBytes: try sizeInBytes(), people: counts["people"] ?? 0,
-            animals: counts["animals"] ?? 0, historyEntries: counts["history"] ?? 0)
+            animals: counts["animals"] ?? 0, historyEntries: counts["history"] ?? 0,
+            substringIndexSizes: substringIndexSizes)
+    }
+
+    /// The bytes of the pages of `index`'s tables (https://sqlite.org/dbstat.html).
+    private func sizeInBytes(of index: FullTextIndex) throws -> Int {
+        let pages = try database.makeStatement(
+            sql: "SELECT sum(pgsize) FROM dbstat WHERE name = ?1 AND aggregate = TRUE")
+        return try index.shadowTables.reduce(0) { total, table in
+            total + (try pages.firstRow([table]) { $0.int(at: 0) } ?? 0)
+        }
     }
 
     /// The size of the database in bytes (pages in use and free).
@@ -75,4 +100,7 @@ public struct IndexStatistics: Sendable, Equatable {
     public var animals: Int
     /// The number of history entries.
     public var historyEntries: Int
+    /// The size in bytes of each kind's substring index, for the kinds that have one (the
+    /// first substring search of a kind builds it).
+    public var substringIndexSizes: [Kind: Int] = [:]
 }

@@ -43,7 +43,7 @@ extension SearchIndex {
         try requireWriteAccess(for: "add records")
         let now = clock()
         return try database.inTransaction(.immediate) {
-            let writer = BulkWriter(
+            let writer = try BulkWriter(
                 kind: Model.kind, database: database, timestamp: now, indexing: .byTriggers)
             try writer.begin(replacingAll: false)
             var stored: [Model] = []
@@ -95,7 +95,7 @@ extension SearchIndex {
             model.createdAt = nil  // the stored time is kept
             model.updatedAt = nil  // the writer's time is taken
             let record = try validated(model.record, position: nil)
-            let writer = BulkWriter(
+            let writer = try BulkWriter(
                 kind: Model.kind, database: database, timestamp: now, indexing: .byTriggers)
             try writer.begin(replacingAll: false)
             _ = try writer.write(record)

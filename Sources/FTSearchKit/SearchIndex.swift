@@ -31,6 +31,11 @@ public final class SearchIndex {
         case createIfMissing
         /// Fail with ``DatabaseOpenError/missing(path:)`` when the file does not exist.
         case existingOnly
+        /// Read the existing file and change nothing: no file is created, no schema migrated,
+        /// no search logged (``readOnlyReason`` is ``ReadOnlyReason/openedForReading``). For
+        /// quick lookups, such as shell completion, that must never start an upgrade; a
+        /// database whose schema needs one throws ``ReadOnlyDatabaseError``.
+        case readOnly
     }
 
     /// The path of the database file.
@@ -43,6 +48,9 @@ public final class SearchIndex {
     private var cachedTokenizer: FTS5Tokenizer?
     /// A second connection that ranks half of a large table in parallel (see ``RankingHelper``).
     var rankingHelper = RankingHelper.Slot.notNeededYet
+    /// Searches whose ranking takes at least this long keep it for the next identical search
+    /// (see ``ResultCache``); nil keeps none.
+    var resultCacheMinimumCost: Duration? = ResultCache.defaultMinimumCost
 
     /// Opens (and if needed creates and migrates) the database at `path`.
     ///
@@ -71,7 +79,7 @@ public final class SearchIndex {
             try Self.createParentDirectories(of: path)
         }
         (database, readOnlyReason) = try Self.openConnection(
-            at: path, onMigrationProgress: onMigrationProgress)
+            at: path, readingOnly: mode == .readOnly, onMigrationProgress: onMigrationProgress)
         if database.mode == .immutable {
             // A second connection would open the file without `immutable`, and fail to read it.
             rankingHelper = .unavailable
@@ -94,10 +102,15 @@ public final class SearchIndex {
 
     /// Throws unless this process can change the database.
     ///
-    /// - Parameter change: What is about to be written, as a verb phrase for the error.
-    func requireWriteAccess(for change: String) throws(ReadOnlyDatabaseError) {
+    /// - Parameters:
+    ///   - change: What is about to be written, as a verb phrase for the error.
+    ///   - advice: What the user can do instead, for the error.
+    func requireWriteAccess(for change: String, advice: String? = nil)
+        throws(ReadOnlyDatabaseError)
+    {
         if let readOnlyReason {
-            throw ReadOnlyDatabaseError(path: path, reason: readOnlyReason, change: change)
+            throw ReadOnlyDatabaseError(
+                path: path, reason: readOnlyReason, change: change, advice: advice)
         }
     }
 

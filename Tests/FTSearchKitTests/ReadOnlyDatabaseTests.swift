@@ -20,11 +20,7 @@ import Testing
 
     /// The folder's files and their bytes.
     private func snapshot() throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            files[name] = FileManager.default.contents(atPath: folder + "/" + name)
-        }
-        return files
+        try directory.snapshot(of: "shared")
     }
 
     /// Creates the database with two people and one history entry, checkpointed and closed.
@@ -78,6 +74,10 @@ import Testing
             ("clear the history", { try index.history.clear() }),
             ("rebuild", { try index.rebuild() }),
             ("optimize", { try index.optimize() }),
+            (
+                "substring search without its index",
+                { _ = try index.search(SearchRequest(text: "nn", match: .substring)) }
+            ),
         ]
         for (name, change) in changes {
             let error = #expect(throws: ReadOnlyDatabaseError.self, "\(name)") { try change() }
@@ -150,6 +150,33 @@ import Testing
             #expect(try index.names(for: "bob") == ["Bob Jones"])
             #expect(try index.check() == [])
             try expectEveryChangeRefused(index)
+        }
+    }
+
+    /// The substring index is built by the first substring search; on a database this process
+    /// cannot write, that search fails saying what to do, and works once the owner has built it.
+    @Test func aSubstringSearchNeedsItsIndexBuiltBySomeoneWhoMayWrite() throws {
+        try createDatabase()
+        let substringSearch = SearchRequest(text: "nne", kinds: .people, match: .substring)
+        try asAnotherUserOnTheReadOnlyFolder(files: fileAlone) {
+            let index = try SearchIndex(path: path, mode: .existingOnly)
+            let error = try #require(throws: ReadOnlyDatabaseError.self) {
+                try index.search(substringSearch)
+            }
+            #expect(error.change == "build the substring index of people")
+            #expect(
+                error.description
+                    == "cannot build the substring index of people: \(path) is read-only (you do "
+                    + "not have permission to write it); a substring search needs it: run one "
+                    + "substring search as a user who may write the file (the index is built once "
+                    + "and kept), or search with prefix matching (the default)")
+            #expect(try index.names(for: "ann") == ["Ann Smith"])
+        }
+        try SearchIndex(path: path).prepareIndexes(for: .substring, of: .people)
+        try asAnotherUserOnTheReadOnlyFolder(files: fileAlone) {
+            let index = try SearchIndex(path: path, mode: .existingOnly)
+            #expect(
+                try index.search(substringSearch).hits.map(\.record.displayName) == ["Ann Smith"])
         }
     }
 

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+
 @testable import FTSearchKit
 
 @Suite struct SearchIndexOpeningTests {
@@ -48,6 +50,46 @@ import Testing
         }
         #expect(versionError.found == newer)
         #expect(try Database(path: path).fetchInt(sql: "PRAGMA user_version") == newer)
+    }
+
+    @Test func readOnlyRefusesAMissingFileAndCreatesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("missing.sqlite")
+        #expect(throws: DatabaseOpenError.self) { try SearchIndex(path: path, mode: .readOnly) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func readOnlyReadsAndChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("index.sqlite")
+        do {
+            let index = try SearchIndex(path: path)
+            try index.importPeople([("Ann", "Smith", "Annex"), ("Bob", "Jones", "Acme")])
+            try index.history.record("ann smith", kinds: .all, resultCount: 1)
+            try index.optimize()
+        }
+        let before = try directory.snapshot()
+        let index = try SearchIndex(path: path, mode: .readOnly)
+        #expect(index.readOnlyReason == .openedForReading)
+        #expect(try index.suggestions(forPrefix: "an").map(\.text).first == "ann smith")
+        #expect(try index.names(for: "ann") == ["Ann Smith"])
+        #expect(throws: ReadOnlyDatabaseError.self) {
+            try index.history.record("bob", kinds: .all, resultCount: 1)
+        }
+        #expect(try directory.snapshot() == before)
+    }
+
+    @Test func readOnlyNeverUpgradesAnOlderSchema() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("old.sqlite")
+        _ = try SearchIndex(path: path)
+        let older = Schema.migrator.latestVersion - 1
+        try Database(path: path).execute(sql: "PRAGMA user_version = \(older)")
+        let error = try #require(throws: ReadOnlyDatabaseError.self) {
+            try SearchIndex(path: path, mode: .readOnly)
+        }
+        #expect(error.reason == .openedForReading)
+        #expect(try Database(path: path).fetchInt(sql: "PRAGMA user_version") == older)
     }
 
     @Test func upgradesAnOlderSchemaAndKeepsTheData() throws {

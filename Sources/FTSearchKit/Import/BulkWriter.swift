@@ -2,8 +2,9 @@
 ///
 /// On ``begin()`` it drops the index triggers (see ``IndexSync``) and notes the highest id; each
 /// ``write(_:)`` upserts a content row, first removing a replaced row's old tokens from the
-/// indexes; ``finish()`` indexes every new or replaced row with one statement and restores the
-/// triggers. All of it happens inside the caller's transaction.
+/// indexes; ``finish()`` indexes every new or replaced row with one statement per index (with
+/// ``IndexSync/bulkSettings``) and restores the triggers. The indexes are those the database
+/// has (see ``IndexSync/init(kind:in:)``). All of it happens inside the caller's transaction.
 ///
 /// The store API writes its few records with the same statement, leaving the triggers to index
 /// each row (``Indexing/byTriggers``).
@@ -44,11 +45,13 @@ final class BulkWriter {
     private var unindex: [Statement] = []
     private var addToReindexList: Statement?
 
-    init(kind: Kind, database: Database, timestamp: Timestamp, indexing: Indexing = .atFinish) {
+    init(kind: Kind, database: Database, timestamp: Timestamp, indexing: Indexing = .atFinish)
+        throws
+    {
         self.kind = kind
         self.indexing = indexing
         self.database = database
-        self.sync = IndexSync(kind: kind)
+        self.sync = try IndexSync(kind: kind, in: database)
         self.timestamp = StoredTime.value(of: timestamp)
     }
 
@@ -158,31 +161,12 @@ final class BulkWriter {
         }
     }
 
-    /// FTS5 settings for the one big `INSERT … SELECT` of ``finish()``. Merging segments while
-    /// they are written makes it 1.6 times slower, so automerge is off. FTS5 writes a segment
-    /// each time its in-memory hash holds `hashsize` bytes of index (1 MiB by default), and
-    /// crisis-merges a level's segments when there are `crisismerge` of them (16): the merged
-    /// segments' pages are left free, a fifth of the file after 100k people. An 8 MiB hash writes
-    /// 8 times fewer segments (for about 10 MiB more memory), and at most 64 of them are kept
-    /// unmerged, so no merge happens below about 2.5M people and no page is freed.
-    static let bulkIndexSettings: [(IndexSync.Setting, Int)] = [
-        (.automerge, 0), (.hashsize, 8 << 20), (.crisismerge, 64),
-    ]
-
     /// Indexes the new and replaced rows and restores the triggers.
     func finish() throws {
         guard indexing == .atFinish else { return }
-        for (index, sql) in zip(sync.indexes, sync.indexNewRowsSQL) {
-            let stored = try Self.bulkIndexSettings.map { setting, _ in
-                try database.fetchInt(sql: sync.storedValueSQL(of: setting, in: index))
-            }
-            for (setting, value) in Self.bulkIndexSettings {
-                try database.execute(sql: sync.setSQL(setting, to: value, in: index))
-            }
-            try database.makeStatement(sql: sql).execute([highestIDBefore])
-            for ((setting, _), value) in zip(Self.bulkIndexSettings, stored) {
-                try database.execute(
-                    sql: sync.setSQL(setting, to: value ?? setting.defaultValue, in: index))
+        try sync.withBulkSettings(in: database) {
+            for sql in sync.indexNewRowsSQL {
+                try database.makeStatement(sql: sql).execute([highestIDBefore])
             }
         }
         for index in droppedIndexes {

@@ -172,7 +172,7 @@ struct Importer {
             lastWriter = writer
             return writer
         }
-        let writer = BulkWriter(kind: kind, database: database, timestamp: timestamp)
+        let writer = try BulkWriter(kind: kind, database: database, timestamp: timestamp)
         try writer.begin(replacingAll: options.replace)
         writers[kind] = writer
         return writer

@@ -41,6 +41,8 @@ public final class Database {
     private var hasCommittedDurableByClose = false
     /// The rows changed by transactions committed with ``Durability/byNextCheckpoint``.
     private var changesDurableByNextCheckpoint: Int64 = 0
+    /// How long a statement waits for another connection's lock (see ``init(path:mode:busyTimeoutMilliseconds:)``).
+    private let busyTimeoutMilliseconds: Int32
 
     /// Opens the database at `path`.
     ///
@@ -72,6 +74,7 @@ public final class Database {
         self.path = path
         self.mode = mode
         self.handle = handle
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
@@ -213,6 +216,15 @@ public final class Database {
         else { return false }
         var wal = stat()
         return stat(path + "-wal", &wal) == 0 && Int(wal.st_size) <= Self.largestWALLeftOnClose
+    }
+
+    /// Runs `body` with statements failing at once with `SQLITE_BUSY` where they would wait
+    /// for another connection's lock: for optional writes, such as a cache entry, that must
+    /// never hold up a search.
+    public func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        return try body()
     }
 
     // MARK: Copying

@@ -1,30 +1,51 @@
 /// One FTS5 index over a kind's searchable columns: its table name and tokenizer options.
 ///
-/// Each kind has two (see ``IndexSync``): the word index, which serves prefix, exact and fuzzy
-/// matching, and the substring index of folded trigrams, which serves substring matching.
-struct FullTextIndex: Sendable {
+/// A kind can have two (see ``IndexSync``): the word index, which serves prefix, exact and fuzzy
+/// matching and always exists, and the substring index of folded trigrams, which serves
+/// substring matching and is built by the first substring search (see
+/// ``SearchIndex/prepareIndexes(for:of:onProgress:)``).
+struct FullTextIndex: Sendable, Equatable {
     let name: String
     /// The `tokenize=` and `prefix=` options of the table.
     let options: String
+    /// What the index is, for people: "substring index".
+    let description: String
+
+    /// The tables FTS5 keeps this external-content index in: segments, their b-tree, each
+    /// row's token counts, and settings.
+    var shadowTables: [String] { ["_data", "_idx", "_docsize", "_config"].map { name + $0 } }
 
     /// The word index: ftsearch's folding tokenizer, with prefix indexes on 1, 2 and 3
     /// characters so that short prefixes are fast.
     static func words(of kind: Kind) -> FullTextIndex {
         FullTextIndex(
             name: kind.indexName,
-            options: "tokenize='\(FoldingTokenizer.name)', prefix='1 2 3'")
+            options: "tokenize='\(FoldingTokenizer.name)', prefix='1 2 3'",
+            description: "word index")
     }
 
     /// The substring index: the folded words' trigrams (see ``FoldingTokenizer``).
     static func substrings(of kind: Kind) -> FullTextIndex {
         FullTextIndex(
-            name: kind.substringIndexName, options: "tokenize='\(FoldingTokenizer.trigramName)'")
+            name: kind.substringIndexName, options: "tokenize='\(FoldingTokenizer.trigramName)'",
+            description: "substring index")
     }
 
     /// The word index of schema versions 1 to 3, before ftsearch had its own tokenizer.
     static func unicode61Words(of kind: Kind) -> FullTextIndex {
         FullTextIndex(
             name: kind.indexName,
-            options: "tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'")
+            options: "tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'",
+            description: "word index")
+    }
+
+    /// Every index `kind` can have, in the order they are kept in step: words, then substrings.
+    static func all(of kind: Kind) -> [FullTextIndex] {
+        [.words(of: kind), .substrings(of: kind)]
+    }
+
+    /// The index that serves `match` for `kind`.
+    static func serving(_ match: MatchMode, of kind: Kind) -> FullTextIndex {
+        match == .substring ? .substrings(of: kind) : .words(of: kind)
     }
 }

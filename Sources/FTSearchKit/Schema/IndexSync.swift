@@ -8,17 +8,25 @@
 /// faster than a trigger per row), then put the triggers back before committing — no other
 /// connection ever sees the table without them.
 ///
-/// A kind has a word index and a substring index (see ``FullTextIndex``); both are kept exact
-/// by the same triggers and the same bulk path.
+/// A kind has a word index, and a substring index once a substring search has built it (see
+/// ``FullTextIndex``). ``init(kind:in:)`` lists the indexes the database has, so the triggers,
+/// the bulk path, re-indexing, checks, rebuilds and optimizing all follow whatever exists.
 struct IndexSync {
     let kind: Kind
     let indexes: [FullTextIndex]
 
-    /// The sync of `kind`'s current indexes: words and substrings.
-    init(kind: Kind) {
-        self.init(kind: kind, indexes: [.words(of: kind), .substrings(of: kind)])
+    /// The sync of the indexes `kind` has in `database`: its word index, and its substring
+    /// index when it has been built.
+    init(kind: Kind, in database: Database) throws {
+        let statement = try database.cachedStatement(
+            sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1")
+        let existing = try FullTextIndex.all(of: kind).filter { index in
+            try statement.firstRow([index.name]) { _ in true } ?? false
+        }
+        self.init(kind: kind, indexes: existing)
     }
 
+    /// The sync of exactly `indexes` (for migrations, which know what their schema version has).
     init(kind: Kind, indexes: [FullTextIndex]) {
         self.kind = kind
         self.indexes = indexes
@@ -154,6 +162,41 @@ struct IndexSync {
     /// Stores `value` as `index`'s `setting`.
     func setSQL(_ setting: Setting, to value: Int, in index: FullTextIndex) -> String {
         "INSERT INTO \(index.name)(\(index.name), rank) VALUES ('\(setting.rawValue)', \(value))"
+    }
+
+    /// FTS5 settings for filling an index with few big statements (an import's `INSERT …
+    /// SELECT`, building an index on first use). Merging segments while they are written makes
+    /// it 1.6 times slower, so automerge is off. FTS5 writes a segment each time its in-memory
+    /// hash holds `hashsize` bytes of index (1 MiB by default), and crisis-merges a level's
+    /// segments when there are `crisismerge` of them (16): the merged segments' pages are left
+    /// free, a fifth of the file after 100k people. An 8 MiB hash writes 8 times fewer segments
+    /// (for about 10 MiB more memory), and at most 64 of them are kept unmerged, so no merge
+    /// happens below about 2.5M people and no page is freed.
+    static let bulkSettings: [(Setting, Int)] = [
+        (.automerge, 0), (.hashsize, 8 << 20), (.crisismerge, 64),
+    ]
+
+    /// Runs `body` with every index set for bulk writing (``bulkSettings``), then puts back the
+    /// settings each index had, inside the caller's transaction.
+    func withBulkSettings<T>(in database: Database, _ body: () throws -> T) throws -> T {
+        let stored = try indexes.map { index in
+            try Self.bulkSettings.map { setting, _ in
+                try database.fetchInt(sql: storedValueSQL(of: setting, in: index))
+            }
+        }
+        for index in indexes {
+            for (setting, value) in Self.bulkSettings {
+                try database.execute(sql: setSQL(setting, to: value, in: index))
+            }
+        }
+        let result = try body()
+        for (index, values) in zip(indexes, stored) {
+            for ((setting, _), value) in zip(Self.bulkSettings, values) {
+                try database.execute(
+                    sql: setSQL(setting, to: value ?? setting.defaultValue, in: index))
+            }
+        }
+        return result
     }
 
     /// Rebuilds every index from the content table.

@@ -3,10 +3,11 @@
 /// - `people` and `animals` hold the records; searchable columns are plain text (empty when
 ///   absent), every other input field is kept in `extra`, a JSON object; `created_at` and
 ///   `updated_at` are integer milliseconds since 1970 (see ``StoredTime``).
-/// - `people_fts` and `animals_fts` index the searchable columns' words, `people_substring` and
-///   `animals_substring` their trigrams (see ``IndexSync``, ``FullTextIndex``).
+/// - `people_fts` and `animals_fts` index the searchable columns' words; `people_substring` and
+///   `animals_substring` their trigrams, once the first substring search of the kind has built
+///   them (see ``IndexSync``, ``FullTextIndex``, ``IndexBuilder``).
 /// - `vocabulary_cache` keeps each word index's vocabulary for typo-tolerant matching (see
-///   ``Vocabulary``).
+///   ``Vocabulary``), `result_cache` the rankings of expensive searches (see ``ResultCache``).
 /// - `history` holds one row per normalized search; `people_vocabulary` and
 ///   `animals_vocabulary` list the indexed words (https://sqlite.org/fts5.html#the_fts5vocab_virtual_table_module).
 enum Schema {
@@ -71,18 +72,44 @@ enum Schema {
                     """)
         }
         migrator.registerMigration(
-            "Index with ftsearch's folding tokenizer, add the substring indexes and the vocabulary cache"
+            "Index with ftsearch's folding tokenizer and add the vocabulary cache"
         ) { database, onProgress in
             // The word indexes change tokenizer (ø, ł, ß, æ... now fold), so they are rebuilt;
-            // the fts5vocab tables name their index and need no change.
+            // the fts5vocab tables name their index and need no change. (This migration also
+            // built the substring indexes until they became built on first use: see migration 6.)
+            var syncs: [IndexSync] = []
             for kind in Kind.allCases {
                 let old = IndexSync(kind: kind, indexes: [.unicode61Words(of: kind)])
                 try database.execute(sql: old.dropTriggersSQL + old.dropIndexesSQL)
-                let sync = IndexSync(kind: kind)
+                let sync = IndexSync(kind: kind, indexes: [.words(of: kind)])
                 try database.execute(sql: sync.createIndexesSQL + sync.createTriggersSQL)
+                syncs.append(sync)
             }
             try database.execute(sql: Vocabulary.createCacheSQL)
-            try Reindexer(database: database).indexAllRows(onProgress: onProgress)
+            try Reindexer(database: database).indexAllRows(of: syncs) { done, total in
+                onProgress(
+                    ImportProgress(
+                        recordsRead: done, bytesRead: Int64(done), totalBytes: Int64(total)))
+            }
+        }
+        migrator.registerMigration("Keep the rankings of expensive searches") { database in
+            try database.execute(sql: ResultCache.createTableSQL)
+        }
+        migrator.registerMigration("Build the substring indexes on first use, not at import") {
+            database in
+            // The substring (trigram) index serves only `--match substring`, yet building it at
+            // every import took two thirds of the import time and a third of the database at
+            // 1M people (22 s of 33 s, 162 of 459 MiB). It is now built by the first substring
+            // search of each kind (see IndexBuilder); databases that have it from schemas 4 and 5
+            // drop it (its pages are reused by later writes; `ftsearch optimize` gives them back
+            // to the file system), and their triggers go back to keeping the word index only.
+            for kind in Kind.allCases {
+                try IndexBuilder(database: database).drop(
+                    IndexBuilder.Target(kind: kind, index: .substrings(of: kind)))
+            }
+            // Kept rankings of substring searches name the dropped indexes' structure records;
+            // the rebuilt index, made from records changed meanwhile, could repeat one.
+            try database.execute(sql: "DELETE FROM result_cache")
         }
         migrator.registerMigration("Store the records' times as integer milliseconds") {
             database in

@@ -116,6 +116,19 @@ struct MatchPlan {
             .joined(separator: " OR ")
     }
 
+    /// Everything the order of the plan's matches depends on besides the records: the index,
+    /// the weights, the ranking query and each phrase's role. What ``ResultCache`` keys on.
+    var rankingKey: String {
+        let roles = phrases.map { phrase in
+            [
+                phrase.token, phrase.isMatch ? 1 : 0, phrase.typos, phrase.isWhole ? 1 : 0,
+                phrase.startsWord ? 1 : 0, phrase.isAccentExact ? 1 : 0,
+            ].map(String.init).joined(separator: ",")
+        }
+        let weights = weights.map { String($0) }.joined(separator: ",")
+        return ([index, weights, rankQuery] + roles).joined(separator: "\t")
+    }
+
     /// The FTS5 query matching the rows where the phrases selected by `include` hit (one of
     /// them, in the filtered columns); nil when none is selected.
     func query(ofPhrases include: (Phrase) -> Bool) -> String? {
@@ -144,7 +157,7 @@ struct MatchPlan {
         }
         var matches: [Phrase] = []
         var signals: [Phrase] = []
-        index = request.match == .substring ? kind.substringIndexName : kind.indexName
+        index = FullTextIndex.serving(request.match, of: kind).name
         for (token, text) in tokens.enumerated() {
             switch request.match {
             case .prefix:

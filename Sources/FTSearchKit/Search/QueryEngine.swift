@@ -6,10 +6,10 @@
 /// the same accents (`mül` puts Müller above Mullins), then bm25 with field weights (names
 /// above company), then sort name and id, so equal results always come in the same order.
 ///
-/// Two plans give that order: the fast one (``RankedPage``) for pages of up to
-/// ``largestRankedPage`` results, and the reference one (``referenceSearch(_:)``), which ranks
-/// every match with `bm25()` and SQL subqueries for the tiers, for longer pages and as the
-/// benchmark baseline.
+/// Two plans give that order: the fast one (``RankedPage``, whose rankings of expensive
+/// searches the ``ResultCache`` keeps) for pages of up to ``largestRankedPage`` results, and
+/// the reference one (``referenceSearch(_:)``), which ranks every match with `bm25()` and SQL
+/// subqueries for the tiers, for longer pages and as the benchmark baseline.
 struct QueryEngine {
     let database: Database
     let tokenizer: FTS5Tokenizer
@@ -17,6 +17,8 @@ struct QueryEngine {
     var helper: () -> RankingHelper? = { nil }
     /// Tables whose rowids span fewer than this are ranked on one connection.
     var parallelMinimumSpan: Int64 = 200_000
+    /// Where the rankings of expensive searches are kept; nil to rank every search.
+    var resultCache: ResultCache?
 
     func search(_ request: SearchRequest) throws -> SearchResults {
         try request.validate()
@@ -27,13 +29,29 @@ struct QueryEngine {
             return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
         if let limit = request.limit, limit > 0, request.offset + limit <= Self.largestRankedPage {
-            return try withDidYouMean(
-                RankedPage(
-                    database: database, plans: plans, request: request, empty: empty,
-                    helper: helper, parallelMinimumSpan: parallelMinimumSpan
-                ).results(), request: request)
+            let order = try rankedOrder(plans, request: request)
+            var results = empty
+            results.total = order.total
+            results.hits = try order.hits(offset: request.offset, limit: limit, from: database)
+            return try withDidYouMean(results, request: request)
         }
         return try referenceSearch(plans, request: request, empty: empty)
+    }
+
+    /// The order of the best matches up to the end of `request`'s page: kept by the result
+    /// cache, or ranked by the fast plan (and kept if that was expensive).
+    private func rankedOrder(_ plans: [MatchPlan], request: SearchRequest) throws -> RankedOrder {
+        let slot = try resultCache?.slot(for: plans)
+        let end = request.offset + (request.limit ?? 0)
+        if let slot, let kept = resultCache?.order(in: slot, covering: end) { return kept }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let order = try RankedPage(
+            database: database, plans: plans, request: request, helper: helper,
+            parallelMinimumSpan: parallelMinimumSpan
+        ).order()
+        if let slot { resultCache?.keep(order, in: slot, cost: clock.now - started) }
+        return order
     }
 
     /// `results`, with a did-you-mean suggestion when a prefix search found nothing.

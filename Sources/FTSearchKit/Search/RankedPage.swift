@@ -1,4 +1,4 @@
-/// The fast plan for one page of ranked results: the same order as
+/// The fast plan for the first pages of ranked results: the same order as
 /// ``QueryEngine/referenceSearch(_:request:)``, without ranking every match.
 ///
 /// Ranking is what costs: `bm25()` reads each matching row's size and the content table gives
@@ -6,23 +6,22 @@
 /// Here one pass over the matches (see ``FTS5RankCollector``) counts them, finds each row's
 /// whole-token count from the hits, and reads the size of only those rows whose best possible
 /// score can still reach the page; then only the rows at or above the page's last
-/// (whole-token count, score) — ties included — are joined to the content table and ordered by
-/// sort key, kind and id. The order and the total are exactly the reference plan's
-/// (`FastRankingTests` compares them on generated data).
+/// (whole-token count, score) — ties included — are ordered by sort key, kind and id, and the
+/// first `offset + limit` of them make the ``RankedOrder``. The order and the total are exactly
+/// the reference plan's (`FastRankingTests` compares them on generated data).
 struct RankedPage {
     let database: Database
     /// One plan per kind searched.
     let plans: [MatchPlan]
     let request: SearchRequest
-    /// The results' highlighting information (tokens, mode, corrections), empty hits.
-    let empty: SearchResults
     var helper: () -> RankingHelper? = { nil }
     var parallelMinimumSpan: Int64 = 200_000
 
-    private var limit: Int { request.limit ?? 0 }
-    private var capacity: Int { request.offset + limit }
+    /// How many of the best matches are ordered: those up to the end of the page.
+    private var capacity: Int { request.offset + (request.limit ?? 0) }
 
-    func results() throws -> SearchResults {
+    /// The total and the first `offset + limit` matches in rank order.
+    func order() throws -> RankedOrder {
         var total = 0
         var ranked: [(kind: Kind, rowid: Int64, whole: Int, score: Double)] = []
         for plan in plans {
@@ -30,10 +29,9 @@ struct RankedPage {
             total += collector.total
             ranked += try collector.finish().map { (plan.kind, $0.rowid, $0.whole, $0.score) }
         }
-        var results = empty
-        results.total = total
-        guard total > request.offset, !ranked.isEmpty else { return results }
-        // The groups of equal (whole, score), best first; a page ends inside at most one.
+        guard !ranked.isEmpty else { return RankedOrder(total: total, entries: []) }
+        // The groups of equal (whole, score), best first; the last position wanted ends inside
+        // at most one.
         ranked.sort { ($0.whole, $0.score) > ($1.whole, $1.score) }
         var groups: [(whole: Int, score: Double)] = []
         var rows: [(group: Int, kind: Kind, rowid: Int64)] = []
@@ -44,39 +42,21 @@ struct RankedPage {
             }
             rows.append((groups.count - 1, row.kind, row.rowid))
         }
-        if let hits = try pageBySortKey(rows, groups: groups) {
-            results.hits = hits
-            return results
+        let ordered = try orderedBySortKey(rows) ?? orderedInSQL(rows)
+        let entries = ordered.prefix(capacity).map { row in
+            RankedOrder.Entry(
+                kind: row.kind, rowid: row.rowid, score: groups[row.group].score,
+                tier: RankTier(rawValue: groups[row.group].whole))
         }
-        var members: [Kind: [String]] = [:]
-        for row in rows {
-            members[row.kind, default: []].append("[\(row.rowid),\(row.group)]")
-        }
-        let kinds = plans.map(\.kind).filter { members[$0] != nil }
-        var arguments: StatementArguments = kinds.map {
-            "[" + members[$0, default: []].joined(separator: ",") + "]"
-        }
-        arguments += [limit, request.offset]
-        var hits: [SearchHit] = []
-        try database.cachedStatement(sql: pageSQL(for: kinds)).forEachRow(arguments) { row in
-            let group = groups[row.int(at: 2)]
-            hits.append(
-                SearchHit(
-                    record: QueryEngine.record(from: row), score: group.score,
-                    tier: RankTier(rawValue: group.whole)))
-        }
-        results.hits = hits
-        return results
+        return RankedOrder(total: total, entries: entries)
     }
 
-    /// The page from `rows`, ordered by group, then sort key (NOCASE), kind and id, as the
-    /// reference plan's ORDER BY does; the sort keys are read by rowid with blob handles, and
-    /// only the page's rows are fetched whole. Nil when a sort key cannot be read (then the
-    /// page is ordered in SQL).
-    private func pageBySortKey(
-        _ rows: [(group: Int, kind: Kind, rowid: Int64)],
-        groups: [(whole: Int, score: Double)]
-    ) throws -> [SearchHit]? {
+    /// `rows` ordered by group, then sort key (NOCASE), kind and id, as the reference plan's
+    /// ORDER BY does; the sort keys are read by rowid with blob handles. Nil when a sort key
+    /// cannot be read (then the rows are ordered in SQL).
+    private func orderedBySortKey(_ rows: [(group: Int, kind: Kind, rowid: Int64)]) throws
+        -> [(group: Int, kind: Kind, rowid: Int64)]?
+    {
         var readers: [Kind: [ColumnReader]] = [:]
         var keyed: [(group: Int, key: [UInt8], kind: Kind, rowid: Int64)] = []
         keyed.reserveCapacity(rows.count)
@@ -101,22 +81,28 @@ struct RankedPage {
             if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
             return a.rowid < b.rowid
         }
-        var hits: [SearchHit] = []
-        for row in keyed.dropFirst(request.offset).prefix(limit) {
-            let statement = try database.cachedStatement(
-                sql: """
-                    SELECT '\(row.kind.rawValue)', c.id, 0, 0, '', c.extra, \(QueryEngine.fieldColumns(of: row.kind, table: "c"))
-                    FROM \(row.kind.tableName) AS c WHERE c.id = ?1
-                    """)
-            guard let record = try statement.firstRow([row.rowid], QueryEngine.record(from:)) else {
-                return nil
-            }
-            let group = groups[row.group]
-            hits.append(
-                SearchHit(record: record, score: group.score, tier: RankTier(rawValue: group.whole))
-            )
+        return keyed.map { ($0.group, $0.kind, $0.rowid) }
+    }
+
+    /// `rows` ordered as ``orderedBySortKey(_:)`` does, by SQLite, for the first `capacity`.
+    private func orderedInSQL(_ rows: [(group: Int, kind: Kind, rowid: Int64)]) throws
+        -> [(group: Int, kind: Kind, rowid: Int64)]
+    {
+        var members: [Kind: [String]] = [:]
+        for row in rows {
+            members[row.kind, default: []].append("[\(row.rowid),\(row.group)]")
         }
-        return hits
+        let kinds = plans.map(\.kind).filter { members[$0] != nil }
+        var arguments: StatementArguments = kinds.map {
+            "[" + members[$0, default: []].joined(separator: ",") + "]"
+        }
+        arguments.append(capacity)
+        var ordered: [(group: Int, kind: Kind, rowid: Int64)] = []
+        try database.cachedStatement(sql: orderSQL(for: kinds)).forEachRow(arguments) { row in
+            let kind = Kind(rawValue: row.text(at: 0) ?? "") ?? .people
+            ordered.append((row.int(at: 2), kind, row.int64(at: 1)))
+        }
+        return ordered
     }
 
     /// The columns of ``QueryEngine/sortKey(of:table:)``, joined by a space.
@@ -213,18 +199,17 @@ struct RankedPage {
         }
     }
 
-    /// The page's rows, from `[[rowid, group], ...]` per kind; shaped as ``QueryEngine/hit(from:)``
-    /// reads them, with the group in place of the score.
-    private func pageSQL(for kinds: [Kind]) -> String {
+    /// The first `?N` rows, from `[[rowid, group], ...]` per kind (one parameter each, then the
+    /// count): `kind, id, group` ordered as the reference plan orders them.
+    private func orderSQL(for kinds: [Kind]) -> String {
         let selects = kinds.enumerated().map { offset, kind in
             """
-            SELECT '\(kind.rawValue)' AS kind, c.id AS id, j.value ->> 1 AS grp, 0 AS whole,
-                   \(QueryEngine.sortKey(of: kind, table: "c")) AS sort_key, c.extra,
-                   \(QueryEngine.fieldColumns(of: kind, table: "c"))
+            SELECT '\(kind.rawValue)' AS kind, c.id AS id, j.value ->> 1 AS grp,
+                   \(QueryEngine.sortKey(of: kind, table: "c")) AS sort_key
             FROM json_each(?\(offset + 1)) AS j JOIN \(kind.tableName) AS c ON c.id = j.value ->> 0
             """
         }
         return selects.joined(separator: "\nUNION ALL\n")
-            + "\nORDER BY grp, sort_key COLLATE NOCASE, kind, id LIMIT ?\(kinds.count + 1) OFFSET ?\(kinds.count + 2)"
+            + "\nORDER BY grp, sort_key COLLATE NOCASE, kind, id LIMIT ?\(kinds.count + 1)"
     }
 }

@@ -3,9 +3,9 @@
 ///
 /// Reading the vocabulary from FTS5 (`fts5vocab`) walks every posting of the index, about a
 /// second at a million records, so it is cached in `vocabulary_cache` as one blob per kind,
-/// together with the index's structure record (`%_data` row 10), which FTS5 rewrites on every
-/// change: a cached vocabulary whose structure differs is stale and is read again (once, by the
-/// first search that needs it after a change). Loading the cached blob costs about a millisecond.
+/// together with the index's structure record (see ``IndexStructure``): a cached vocabulary
+/// whose structure differs is stale and is read again (once, by the first search that needs it
+/// after a change). Loading the cached blob costs about a millisecond.
 struct Vocabulary {
     /// The words' folded UTF-8 bytes, each followed by a 0 byte, in byte order.
     private var bytes: [UInt8] = []
@@ -26,10 +26,7 @@ struct Vocabulary {
 
     /// The vocabulary of `kind`'s word index, from the cache when it is current.
     static func load(_ kind: Kind, from database: Database) throws -> Vocabulary {
-        let structure =
-            try database.cachedStatement(
-                sql: "SELECT block FROM \(kind.indexName)_data WHERE id = 10"
-            ).firstRow { $0.bytes(at: 0) } ?? []
+        let structure = try IndexStructure.record(ofIndexNamed: kind.indexName, in: database)
         let cached = try database.cachedStatement(
             sql: "SELECT words FROM vocabulary_cache WHERE kind = ?1 AND structure = ?2"
         ).firstRow([kind.rawValue, structure]) { $0.bytes(at: 0) }

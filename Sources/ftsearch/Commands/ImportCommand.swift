@@ -85,7 +85,7 @@ struct ImportCommand: ContextualCommand {
         let parts = summary.kinds.map { kind -> String in
             let updated = summary.updated[kind, default: 0]
             let total = summary.inserted[kind, default: 0] + updated
-            return "\(Grouped(total)) \(total == 1 ? kind.singularNoun : kind.rawValue)"
+            return RecordCount(total, kind).description
                 + (updated > 0 ? " (\(Grouped(updated)) updated)" : "")
         }
         let what = parts.isEmpty ? "nothing" : parts.joined(separator: " and ")

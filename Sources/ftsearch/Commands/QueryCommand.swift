@@ -10,7 +10,8 @@ struct QueryCommand: ContextualCommand {
             Every word of TEXT must match a word in a record's first name, last name or company \
             (people) or name (animals), ignoring case and accents (ø, ł, ß, æ... fold too): by \
             default as its start ('ann mül' finds Anna Müller); --match substring anywhere \
-            inside it ('nna' finds Joanna), exact as the whole word, fuzzy as its start or as \
+            inside it ('nna' finds Joanna; the first substring search builds the substring \
+            index, once), exact as the whole word, fuzzy as its start or as \
             the whole word with typos (1 from 5 letters, 2 from 9: 'smiht' finds Smith). TEXT \
             is always literal: quotes, '*', '-' and AND/OR/NOT are plain text. Whole-word \
             matches rank first, then fewer typos, then matches at the start of a word, then \
@@ -102,6 +103,7 @@ struct QueryCommand: ContextualCommand {
     func run(in context: CommandContext) throws {
         let index = try global.openIndex(in: context)
         let kinds: KindSelection = groupBy == nil ? kind : .people
+        try context.prepareIndexes(for: match, of: kinds, in: index)
         var results = try index.search(request(limit: count ? 0 : (limit == 0 ? nil : limit)))
         if count {
             context.standardOutput.print(results.total)

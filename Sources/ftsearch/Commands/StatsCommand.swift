@@ -28,6 +28,7 @@ struct StatsCommand: ContextualCommand {
             table.append(plain: ["animals", String(statistics.animals)])
             table.append(plain: ["history", String(statistics.historyEntries)])
             table.append(plain: ["size", ByteCount(statistics.sizeInBytes).description])
+            table.append(plain: ["substring index", Self.substringIndexes(statistics)])
             table.append(plain: ["schema version", String(statistics.schemaVersion)])
             table.append(plain: ["sqlite version", statistics.sqliteVersion])
             context.standardOutput.write(table.rendered())
@@ -42,8 +43,30 @@ struct StatsCommand: ContextualCommand {
             object.add("sqlite_version", string: statistics.sqliteVersion)
             object.add("size_bytes", integer: statistics.sizeInBytes)
             object.add("counts", json: counts.object)
+            var substringIndexes = JSONWriter()
+            for kind in Kind.allCases {
+                if let size = statistics.substringIndexSizes[kind] {
+                    substringIndexes.add(kind.rawValue, integer: size)
+                }
+            }
+            object.add("substring_index_bytes", json: substringIndexes.object)
             context.standardOutput.write(object.object + "\n")
         }
+    }
+}
+
+extension StatsCommand {
+    /// `people 12.4 MiB, animals not built`, or `not built (the first substring search builds
+    /// it)`.
+    static func substringIndexes(_ statistics: IndexStatistics) -> String {
+        guard !statistics.substringIndexSizes.isEmpty else {
+            return "not built (the first substring search builds it)"
+        }
+        return Kind.allCases.map { kind in
+            "\(kind.rawValue) "
+                + (statistics.substringIndexSizes[kind].map { ByteCount($0).description }
+                    ?? "not built")
+        }.joined(separator: ", ")
     }
 }
 

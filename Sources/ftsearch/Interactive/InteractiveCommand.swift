@@ -44,6 +44,9 @@ struct InteractiveCommand: ContextualCommand {
     func run(in context: CommandContext) throws {
         let terminal = try TerminalSession()
         let index = try global.openIndex(in: context)
+        // Before the screen: a keystroke would otherwise wait, silently, for the substring
+        // index's first build.
+        try context.prepareIndexes(for: match, of: kind, in: index)
         let worker = SearchWorker(index: index, kinds: kind, match: match)
         let loop = SearchScreenLoop(
             terminal: terminal, worker: worker,

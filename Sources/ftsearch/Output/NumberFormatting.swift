@@ -1,3 +1,5 @@
+import FTSearchKit
+
 /// An integer with thousands separators: `1,250,000`.
 struct Grouped: CustomStringConvertible {
     let value: Int
@@ -12,6 +14,21 @@ struct Grouped: CustomStringConvertible {
             output.append(digit)
         }
         return (value < 0 ? "-" : "") + output
+    }
+}
+
+/// A number of records with their noun: `1 person`, `1,000,000 people`.
+struct RecordCount: CustomStringConvertible {
+    let count: Int
+    let kind: Kind
+
+    init(_ count: Int, _ kind: Kind) {
+        self.count = count
+        self.kind = kind
+    }
+
+    var description: String {
+        "\(Grouped(count)) \(count == 1 ? kind.singularNoun : kind.rawValue)"
     }
 }
 

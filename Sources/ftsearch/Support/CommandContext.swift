@@ -87,7 +87,8 @@ public struct CommandContext {
             isStandardInputTerminal: isTerminal)
     }
 
-    private static func processEnvironment() -> [String: String] {
+    /// The environment variables of this process.
+    static func processEnvironment() -> [String: String] {
         var environment: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {

@@ -6,15 +6,16 @@ import FTSearchKit
 /// the suggestions for the word under the cursor, one per line, quoted for that shell by
 /// swift-argument-parser.
 ///
-/// A completion never writes the history and never prints an error into the user's prompt: a
-/// missing or unreadable database offers nothing.
+/// A completion opens the database for reading only: it never writes the history, never starts
+/// a schema upgrade, and never prints an error into the user's prompt. A missing, unreadable or
+/// not yet upgraded database offers nothing.
 enum SearchTextCompletion {
     /// How many suggestions one Tab offers.
     static let limit = 20
 
     /// The completion of a search-text argument.
     static let kind = CompletionKind.custom { words, _, typed in
-        suggestions(for: typed, words: words, environment: CommandContext.current().environment)
+        suggestions(for: typed, words: words, environment: CommandContext.processEnvironment())
     }
 
     /// The suggestions for `typed`, the word under the cursor as the shell passes it (quotes and
@@ -25,7 +26,7 @@ enum SearchTextCompletion {
     {
         let path = DatabaseLocation.resolve(
             explicitPath: databaseOption(in: words).map(shellUnquoted), environment: environment)
-        guard let index = try? SearchIndex(path: path, mode: .existingOnly),
+        guard let index = try? SearchIndex(path: path, mode: .readOnly),
             let suggestions = try? index.suggestions(
                 forPrefix: shellUnquoted(typed), options: SuggestionOptions(limit: limit))
         else { return [] }

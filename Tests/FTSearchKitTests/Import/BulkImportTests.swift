@@ -95,10 +95,11 @@ import Testing
         #expect(try journalMode == "wal")
     }
 
-    /// The index of a bulk import is written in few segments that need no merging, so it leaves
-    /// no free pages behind (with FTS5's default 1 MiB hash, these 25,000 people make more than
-    /// 16 segments, which are merged, leaving free pages), and FTS5's settings are back to their
-    /// defaults afterwards.
+    /// The index of a bulk import, and the substring index built by the first substring search,
+    /// are written in few segments that need no merging, so they leave no free pages behind
+    /// (with FTS5's default 1 MiB hash, these 25,000 people make more than 16 segments, which
+    /// are merged, leaving free pages), and FTS5's settings are back to their defaults
+    /// afterwards, in both indexes.
     @Test func bulkIndexingLeavesNoFreePagesAndRestoresTheSettings() throws {
         var random = SeededGenerator(seed: 11)
         let syllables = ["an", "bo", "cy", "da", "el", "fi", "go", "hu", "ir", "jo", "ka", "lu"]
@@ -108,9 +109,13 @@ import Testing
         let company = { (0..<12).map { _ in word() }.joined(separator: " ") }
         try index.importPeople((0..<25_000).map { _ in (word(), word(), company()) })
         #expect(try index.database.fetchInt(sql: "PRAGMA freelist_count") == 0)
-        let sync = IndexSync(kind: .people)
+        _ = try index.search(SearchRequest(text: "an", kinds: .people, match: .substring))
+        try index.importPeople([("Late", "Comer", "")])
+        #expect(try index.database.fetchInt(sql: "PRAGMA freelist_count") == 0)
+        let sync = try IndexSync(kind: .people, in: index.database)
+        #expect(sync.indexes == [.words(of: .people), .substrings(of: .people)])
         for fullTextIndex in sync.indexes {
-            for (setting, _) in BulkWriter.bulkIndexSettings {
+            for (setting, _) in IndexSync.bulkSettings {
                 let stored = try index.database.fetchInt(
                     sql: sync.storedValueSQL(of: setting, in: fullTextIndex))
                 #expect(stored == setting.defaultValue, "\(setting) of \(fullTextIndex.name)")

@@ -1,7 +1,7 @@
 import Testing
 @testable import FTSearchKit
 
-/// Records' times are stored as integer milliseconds (schema version 5) and read back exactly.
+/// Records' times are stored as integer milliseconds (schema version 7) and read back exactly.
 @Suite struct StoredTimeTests {
     /// Times around the epoch, millisecond boundaries, a leap day and the ends of four-digit years.
     static let times = [
@@ -47,7 +47,7 @@ import Testing
     @Test func upgradingConvertsTextTimesAndKeepsTheIndexes() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("old.sqlite")
-        let old = try makeVersion4Database(at: path)
+        let old = try makeVersion6Database(at: path)
         for (offset, text) in Self.times.enumerated() {
             try old.execute(
                 sql: """
@@ -99,15 +99,15 @@ import Testing
                 sql: "SELECT count(*) FROM sqlite_schema WHERE name = 'people_by_sort_name'") == 1)
     }
 
-    /// A database as schema version 4 left it, when times were ISO 8601 text.
-    private func makeVersion4Database(at path: String) throws -> Database {
-        var version4 = Migrator()
-        for migration in Schema.migrator.migrations.prefix(4) {
-            version4.registerMigration(migration.name, migration.apply)
+    /// A database as schema version 6 left it, the last to store times as ISO 8601 text.
+    private func makeVersion6Database(at path: String) throws -> Database {
+        var version6 = Migrator()
+        for migration in Schema.migrator.migrations.prefix(6) {
+            version6.registerMigration(migration.name, migration.apply)
         }
         let database = try Database(path: path)
         try FoldingTokenizer.register(on: database)
-        try version4.migrate(database)
+        try version6.migrate(database)
         return database
     }
 }

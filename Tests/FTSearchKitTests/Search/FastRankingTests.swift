@@ -52,6 +52,8 @@ import Testing
                 Self.firstNames.randomElement(using: &random)! + " " + Self.lastNames.randomElement(
                     using: &random)!
             })
+        // These tests drive the query engine directly, below the search that builds it.
+        try index.prepareIndexes(for: .substring, of: .all)
     }
 
     static func queries() -> [String] {

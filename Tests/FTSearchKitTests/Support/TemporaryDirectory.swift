@@ -22,4 +22,15 @@ final class TemporaryDirectory {
         try contents.write(toFile: file(name), atomically: true, encoding: .utf8)
         return file(name)
     }
+
+    /// The files of the directory (or of `folder` inside it) and their bytes: compare two to
+    /// see that nothing there changed.
+    func snapshot(of folder: String? = nil) throws -> [String: Data] {
+        let folder = folder.map(file) ?? path
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            files[name] = FileManager.default.contents(atPath: folder + "/" + name)
+        }
+        return files
+    }
 }

@@ -33,6 +33,23 @@ import Testing
         return (code, context.standardOutput.capturedText, context.standardError.capturedText)
     }
 
+    @Test func theFirstSubstringSearchShowsOneProgressLineOnATerminal() {
+        let first = run(
+            ["query", "nna", "--match", "substring", "--kind", "people"], terminal: true,
+            extra: ["NO_COLOR": "1"])
+        #expect(first.code == 0)
+        #expect(first.output.contains("Anna"))
+        #expect(
+            first.error.components(separatedBy: "Building the substring index of 12 people (once)…")
+                .count == 2, "\(first.error)")
+        #expect(first.error.hasSuffix("\r\u{1B}[K"))  // the line is erased afterwards
+        let second = run(
+            ["query", "nna", "--match", "substring", "--kind", "people"], terminal: true)
+        #expect(second.code == 0 && second.error.isEmpty)
+        let piped = run(["query", "nna", "--match", "substring", "--kind", "all"], terminal: false)
+        #expect(piped.code == 0 && piped.error.isEmpty)  // animals' index built silently
+    }
+
     @Test func clearAsksOnATerminalAndDeletesOnYes() {
         let declined = run(["history", "clear"], input: ["n"], terminal: true)
         #expect(declined.code == 1)

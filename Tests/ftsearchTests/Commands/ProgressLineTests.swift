@@ -45,4 +45,26 @@ import Testing
         short.clear()
         #expect(output.capturedText.isEmpty)
     }
+
+    @Test func anIndexBuildIsShownAtOnceThenWithItsPercentAtMostFourTimesASecond() {
+        let clock = ManualClock()
+        let output = OutputWriter.capturing()
+        var line = ProgressLine(output: output, isEnabled: true, clock: { clock.now })
+        func build(_ done: Int) -> IndexBuildProgress {
+            IndexBuildProgress(
+                index: "substring index", recordCounts: [.animals: 1, .people: 1999],
+                recordsDone: done)
+        }
+        line.show(build(0))
+        let title = "\r\u{1B}[K  Building the substring index of 1,999 people and 1 animal (once)…"
+        #expect(output.capturedText == title)
+        clock.elapsed = .milliseconds(100)
+        line.show(build(500))
+        #expect(output.capturedText == title)  // not redrawn yet
+        clock.elapsed = .milliseconds(300)
+        line.show(build(820))
+        #expect(output.capturedText == title + title + "  41%")
+        line.clear()
+        #expect(output.capturedText.hasSuffix("\r\u{1B}[K"))
+    }
 }

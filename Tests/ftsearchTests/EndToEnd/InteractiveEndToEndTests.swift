@@ -134,6 +134,11 @@ import Testing
     }
 
     @Test func matchModeSearchesAsQueryDoes() throws {
+        // The first substring search builds the substring index: before the screen starts,
+        // not silently under the first keystroke.
+        let pane = try start(["--match", "substring"])
+        let stats = try ftsearch.output(["stats", "--format", "json"])
+        #expect(stats.contains(#""substring_index_bytes":{"people":"#), "\(stats)")
         let expected =
             try ftsearch.output([
                 "query", "nna", "--match", "substring", "--format", "tsv", "--limit", "1",
@@ -145,7 +150,6 @@ import Testing
                 "query", "nna", "--match", "substring", "--count", "--no-history",
             ]).trimmingCharacters(in: .newlines))!
         #expect(total > 0)
-        let pane = try start(["--match", "substring"])
         try pane.type("nna")
         try pane.waitForScreen { Self.isCurrent($0, status: "\(total) match") }
         try pane.press("Enter")

@@ -3,7 +3,8 @@ import Testing
 
 /// Another user's database in a folder the user cannot write: `query`, `suggest`, `stats`,
 /// `history`, `check`, `show` and `export` work, the search is not logged (one warning), every command that writes
-/// exits 74 with the reason, and no file in the folder changes. Run as `nobody` when root.
+/// (a first substring search included: it builds the substring index) exits 74 with the reason,
+/// and no file in the folder changes. Run as `nobody` when root.
 @Suite struct ReadOnlyEndToEndTests {
     let ftsearch: FTSearchRunner
     let folder: String
@@ -69,6 +70,10 @@ import Testing
             (["history", "clear", "--yes"], "clear the history"),
             (["history", "delete", "--query", "zoe"], "delete history entries"),
             (["optimize"], "optimize the database"), (["rebuild"], "rebuild the indexes"),
+            (
+                ["query", "nna", "--match", "substring"],
+                "build the substring index of people and animals"
+            ),
         ] {
             let outcome = try ftsearch.runAsAnotherUser(arguments)
             #expect(outcome.exitCode == 74 && outcome.isOneLineError, "\(outcome.summary)")
@@ -77,6 +82,11 @@ import Testing
                     "cannot \(change): \(ftsearch.databasePath) is read-only"), "\(outcome.summary)"
             )
         }
+        let substring = try ftsearch.runAsAnotherUser(["query", "nna", "--match", "substring"])
+        #expect(
+            substring.standardError.contains(
+                "run one substring search as a user who may write the file"), "\(substring.summary)"
+        )
         #expect(try files() == before)
     }
 }

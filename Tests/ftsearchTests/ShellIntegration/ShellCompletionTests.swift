@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import FTSearchKit
+
 /// The scripts of `ftsearch completions` loaded in the real shells: bash with bash-completion,
 /// zsh and fish (scripts/test installs them). Subcommands, option values and search text from
 /// the history, including a multi-word, accented suggestion.
@@ -83,6 +85,23 @@ import Testing
         #expect(offers == [[]])
         #expect(errors.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: ftsearch.directory + "/none"))
+    }
+
+    @Test func aDatabaseThatNeedsAnUpgradeIsLeftAsItIs() throws {
+        // A database one schema version back: the next real command upgrades it, never a Tab.
+        let path = ftsearch.directory + "/older.sqlite"
+        let older = Schema.migrator.latestVersion - 1
+        var migrator = Migrator()
+        for migration in Schema.migrator.migrations.prefix(older) {
+            migrator.registerMigration(migration.name, migration.apply)
+        }
+        let database = try Database(path: path)
+        try FoldingTokenizer.register(on: database)
+        try migrator.migrate(database)
+        let (offers, errors) = try bashCompletions([["ftsearch", "query", "an"]], database: path)
+        #expect(offers == [[]])
+        #expect(errors.isEmpty)
+        #expect(try Database(path: path).fetchInt(sql: "PRAGMA user_version") == older)
     }
 
     // MARK: zsh and fish, interactive in a terminal

@@ -1,0 +1,57 @@
+/// Builds the full-text indexes that a kind can have but does not have yet (the substring
+/// index, on the first substring search): creates each table, fills it from the content table
+/// (``Reindexer``, with the import's bulk settings), and replaces the kind's triggers with ones
+/// that keep every index it now has exact; and drops them again. Runs inside the caller's
+/// transaction.
+struct IndexBuilder {
+    let database: Database
+
+    /// One index of one kind.
+    struct Target {
+        let kind: Kind
+        let index: FullTextIndex
+    }
+
+    /// Those of `targets` that the database does not have.
+    func missing(from targets: [Target]) throws -> [Target] {
+        try targets.filter { target in
+            try !IndexSync(kind: target.kind, in: database).indexes.contains(target.index)
+        }
+    }
+
+    /// Builds `indexes`, which the database must not have yet.
+    func build(_ indexes: [Target], onProgress: (IndexBuildProgress) -> Void) throws {
+        guard let first = indexes.first else { return }
+        var counts: [Kind: Int] = [:]
+        for target in indexes {
+            counts[target.kind, default: 0] +=
+                try database.fetchInt(sql: "SELECT count(*) FROM \(target.kind.tableName)") ?? 0
+        }
+        var progress = IndexBuildProgress(
+            index: first.index.description, recordCounts: counts, recordsDone: 0)
+        onProgress(progress)
+        let fills = indexes.map { IndexSync(kind: $0.kind, indexes: [$0.index]) }
+        for fill in fills {
+            try database.execute(sql: fill.createIndexesSQL)
+        }
+        try Reindexer(database: database).indexAllRows(of: fills) { done, _ in
+            progress.recordsDone = done
+            onProgress(progress)
+        }
+        for kind in Kind.allCases where indexes.contains(where: { $0.kind == kind }) {
+            let sync = try IndexSync(kind: kind, in: database)
+            try database.execute(sql: sync.dropTriggersSQL + sync.createTriggersSQL)
+        }
+    }
+
+    /// Drops `target` when the database has it, and replaces the kind's triggers with ones that
+    /// keep the indexes left.
+    func drop(_ target: Target) throws {
+        let sync = try IndexSync(kind: target.kind, in: database)
+        guard sync.indexes.contains(target.index) else { return }
+        let dropped = IndexSync(kind: target.kind, indexes: [target.index])
+        try database.execute(sql: sync.dropTriggersSQL + dropped.dropIndexesSQL)
+        try database.execute(
+            sql: try IndexSync(kind: target.kind, in: database).createTriggersSQL)
+    }
+}

@@ -1,0 +1,13 @@
+/// FTS5's structure record of an index: row 10 of its `%_data` table, the list of its segments,
+/// which FTS5 rewrites, with a new cookie, on every change to the index.
+///
+/// What is derived from an index and kept (its vocabulary, the rankings of expensive searches)
+/// is stored with the structure record it was derived from; when the index's record is no
+/// longer that one, the kept copy is stale.
+enum IndexStructure {
+    /// The structure record of the FTS5 table named `index`; empty when it has none yet.
+    static func record(ofIndexNamed index: String, in database: Database) throws -> [UInt8] {
+        try database.cachedStatement(sql: "SELECT block FROM \(index)_data WHERE id = 10")
+            .firstRow { $0.bytes(at: 0) } ?? []
+    }
+}

@@ -1,0 +1,39 @@
+/// The ranked matches of a search, best first: how many there are, and the first of them in
+/// order, as many as the pages asked for so far need. ``RankedPage`` computes it,
+/// ``ResultCache`` keeps it for searches that were expensive to rank.
+struct RankedOrder: Equatable {
+    /// One ranked match: the record, and the tier and score it ranks by.
+    struct Entry: Equatable {
+        var kind: Kind
+        var rowid: Int64
+        var score: Double
+        var tier: RankTier
+    }
+
+    /// The number of all matches.
+    var total: Int
+    /// The first matches, best first.
+    var entries: [Entry]
+
+    /// Whether ``entries`` holds every match ranked before position `end` (or all there are).
+    func covers(upTo end: Int) -> Bool {
+        entries.count >= min(end, total)
+    }
+
+    /// The hits at positions `offset ..< offset + limit`, with their records read from
+    /// `database`. A record deleted since it was ranked is left out.
+    func hits(offset: Int, limit: Int, from database: Database) throws -> [SearchHit] {
+        var hits: [SearchHit] = []
+        for entry in entries.dropFirst(offset).prefix(limit) {
+            let statement = try database.cachedStatement(
+                sql: """
+                    SELECT '\(entry.kind.rawValue)', c.id, 0, 0, '', c.extra, \(QueryEngine.fieldColumns(of: entry.kind, table: "c"))
+                    FROM \(entry.kind.tableName) AS c WHERE c.id = ?1
+                    """)
+            if let record = try statement.firstRow([entry.rowid], QueryEngine.record(from:)) {
+                hits.append(SearchHit(record: record, score: entry.score, tier: entry.tier))
+            }
+        }
+        return hits
+    }
+}

@@ -1,0 +1,138 @@
+/// The rankings of expensive searches, kept in the database so that the next search for the
+/// same text, in this process or a later one, skips the ranking.
+///
+/// A one-letter prefix matches a third of a million people, and ranking that many takes tens
+/// of milliseconds however it is done; yet people type the same few short prefixes again and
+/// again (every search-as-you-type session starts with one letter). So a search whose ranking
+/// took at least ``minimumCost`` keeps its ``RankedOrder`` in `result_cache`, under a key made
+/// of its match plans, with the structure records of the indexes it read (see
+/// ``IndexStructure``). Any change to the records searched rewrites those, so a kept ranking
+/// is only served while the indexes are exactly as they were when it was computed. The table
+/// holds the ``capacity`` most recently kept rankings, of at most ``longestKeptRanking``
+/// results (usually 20: under half a kilobyte each, at most 10 KiB).
+///
+/// Keeping a ranking never holds up or fails a search: on a read-only database, inside a
+/// transaction, or while another process holds the write lock, it is simply not kept.
+struct ResultCache {
+    /// Where one search's ranking is kept: its key, and the indexes' state it was ranked in.
+    struct Slot {
+        let key: String
+        let structure: [UInt8]
+    }
+
+    let database: Database
+    /// Rankings that took less than this are not kept.
+    var minimumCost: Duration = Self.defaultMinimumCost
+
+    /// The cost above which a ranking is worth keeping: a few times what serving a kept one
+    /// costs (about 0.3 ms for a page of 20 at a million records), or writing it.
+    static let defaultMinimumCost = Duration.milliseconds(1)
+    /// How many rankings are kept; storing more drops the oldest.
+    static let capacity = 500
+    /// The longest ranking kept, in results (21 bytes each): pages further down are rare.
+    static let longestKeptRanking = 500
+    /// Part of every key. Change it whenever ftsearch orders results differently (ranking
+    /// rules, tokenizers), so that rankings an older ftsearch kept are never served.
+    static let rankingVersion = 1
+
+    static let createTableSQL = """
+        CREATE TABLE result_cache (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            structure BLOB NOT NULL,
+            total INTEGER NOT NULL,
+            entries BLOB NOT NULL
+        );
+        """
+
+    /// The slot of the search that `plans` describe, as the indexes are now.
+    func slot(for plans: [MatchPlan]) throws -> Slot {
+        var structure: [UInt8] = []
+        for index in plans.map(\.index) {
+            let record = try IndexStructure.record(ofIndexNamed: index, in: database)
+            structure += Self.bytes(of: UInt64(record.count), count: 4) + record
+        }
+        let key = (["ranking \(Self.rankingVersion)"] + plans.map(\.rankingKey))
+            .joined(separator: "\n")
+        return Slot(key: key, structure: structure)
+    }
+
+    /// The ranking kept in `slot`, if it is current and reaches position `end`.
+    func order(in slot: Slot, covering end: Int) -> RankedOrder? {
+        // A database from before the cache has no table: nothing is kept there.
+        guard
+            let statement = try? database.cachedStatement(
+                sql: "SELECT structure, total, entries FROM result_cache WHERE key = ?1")
+        else { return nil }
+        let kept = try? statement.firstRow([slot.key]) { row -> RankedOrder? in
+            guard row.bytes(at: 0) == slot.structure else { return nil }
+            return Self.decode(total: row.int(at: 1), entries: row.bytes(at: 2))
+        }
+        guard let order = kept ?? nil, order.covers(upTo: end) else { return nil }
+        return order
+    }
+
+    /// Keeps `order` in `slot` if ranking it took at least ``minimumCost``.
+    func keep(_ order: RankedOrder, in slot: Slot, cost: Duration) {
+        guard cost >= minimumCost, order.entries.count <= Self.longestKeptRanking,
+            database.isAutocommit, !database.isReadOnly
+        else { return }
+        try? database.withoutWaitingForLocks {
+            try database.inTransaction(.immediate, durability: .byNextCheckpoint) {
+                try database.cachedStatement(
+                    sql: """
+                        INSERT OR REPLACE INTO result_cache(key, structure, total, entries)
+                        VALUES (?1, ?2, ?3, ?4)
+                        """
+                ).execute([slot.key, slot.structure, order.total, Self.encode(order.entries)])
+                try database.cachedStatement(
+                    sql: "DELETE FROM result_cache WHERE id <= last_insert_rowid() - ?1"
+                ).execute([Self.capacity])
+            }
+        }
+    }
+
+    // MARK: Encoding
+
+    /// The bytes of one entry: kind, rowid, score (IEEE 754 bits), tier.
+    private static let entrySize = 1 + 8 + 8 + 4
+
+    private static func encode(_ entries: [RankedOrder.Entry]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.count * entrySize)
+        for entry in entries {
+            bytes.append(UInt8(Kind.allCases.firstIndex(of: entry.kind)!))
+            bytes += Self.bytes(of: UInt64(bitPattern: entry.rowid), count: 8)
+            bytes += Self.bytes(of: entry.score.bitPattern, count: 8)
+            bytes += Self.bytes(of: UInt64(entry.tier.rawValue), count: 4)
+        }
+        return bytes
+    }
+
+    /// The order from its stored form; nil when the bytes are not a list of entries.
+    private static func decode(total: Int, entries bytes: [UInt8]) -> RankedOrder? {
+        guard bytes.count % entrySize == 0 else { return nil }
+        var entries: [RankedOrder.Entry] = []
+        entries.reserveCapacity(bytes.count / entrySize)
+        for start in stride(from: 0, to: bytes.count, by: entrySize) {
+            guard Int(bytes[start]) < Kind.allCases.count else { return nil }
+            entries.append(
+                RankedOrder.Entry(
+                    kind: Kind.allCases[Int(bytes[start])],
+                    rowid: Int64(bitPattern: value(in: bytes, at: start + 1, count: 8)),
+                    score: Double(bitPattern: value(in: bytes, at: start + 9, count: 8)),
+                    tier: RankTier(rawValue: Int(value(in: bytes, at: start + 17, count: 4)))))
+        }
+        return RankedOrder(total: total, entries: entries)
+    }
+
+    /// The `count` low bytes of `value`, least significant first.
+    private static func bytes(of value: UInt64, count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+
+    /// The little-endian number in `bytes[start ..< start + count]`.
+    private static func value(in bytes: [UInt8], at start: Int, count: Int) -> UInt64 {
+        (0..<count).reduce(0) { $0 | UInt64(bytes[start + $1]) << (8 * $1) }
+    }
+}

@@ -1,0 +1,39 @@
+/// Indexes built on first use: the substring index of a kind exists only once a substring
+/// search of that kind has needed it (building it at every import took two thirds of the
+/// import's time, for one match mode).
+extension SearchIndex {
+    /// Builds the indexes that searching `kinds` in `match` mode needs and the database does
+    /// not have yet (the substring index, for `.substring`), in one immediate transaction; does
+    /// nothing when they exist.
+    ///
+    /// ``search(_:)`` calls it, so a caller needs it only to show progress, or to build before
+    /// the first search: the first substring search of a million people spends about 20
+    /// seconds here, once.
+    ///
+    /// - Parameter onProgress: Hears what is built and how far it has come, only when something
+    ///   is built.
+    /// - Throws: ``ReadOnlyDatabaseError`` when an index is missing and this process cannot
+    ///   write the database (nothing else needs writing to be searched); ``SQLiteError`` when
+    ///   SQLite fails.
+    public func prepareIndexes(
+        for match: MatchMode, of kinds: KindSelection,
+        onProgress: (IndexBuildProgress) -> Void = { _ in }
+    ) throws {
+        let builder = IndexBuilder(database: database)
+        let needed = kinds.kinds.map {
+            IndexBuilder.Target(kind: $0, index: .serving(match, of: $0))
+        }
+        let missing = try builder.missing(from: needed)
+        guard let first = missing.first else { return }
+        let kindNames = missing.map(\.kind.rawValue).joined(separator: " and ")
+        try requireWriteAccess(
+            for: "build the \(first.index.description) of \(kindNames)",
+            advice: "a \(match.rawValue) search needs it: run one \(match.rawValue) search as a "
+                + "user who may write the file (the index is built once and kept), or search "
+                + "with prefix matching (the default)")
+        try database.inTransaction(.immediate) {
+            // Another process may have built some while this one waited for the write lock.
+            try builder.build(try builder.missing(from: needed), onProgress: onProgress)
+        }
+    }
+}

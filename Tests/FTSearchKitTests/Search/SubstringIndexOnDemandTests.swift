@@ -1,0 +1,178 @@
+import Testing
+
+@testable import FTSearchKit
+
+/// The substring index exists only once a substring search needs it: imports do not build it,
+/// the first substring search of a kind does (once, with progress), every later change keeps it
+/// exact, and the substring indexes that schemas 4 and 5 built at import are dropped by the
+/// upgrade.
+@Suite struct SubstringIndexOnDemandTests {
+    let directory: TemporaryDirectory
+    let index: SearchIndex
+
+    static let people = [
+        ("Joanna", "Hannah", "Nanna Ltd"), ("Ann", "Smith", "Annex"), ("Søren", "Straße", ""),
+        ("Bob", "Jones", "Acme"), ("Łukasz", "Müller", "Müller-Lüdenscheid GmbH"),
+    ]
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        index = try SearchIndex.temporary(in: directory)
+        try index.importPeople(Self.people)
+        try index.importAnimals(["Annie", "Bjørn", "Rex"])
+    }
+
+    /// The names of the database's tables and the SQL of its triggers.
+    private func schema(of database: Database) throws -> (tables: [String], triggers: String) {
+        var tables: [String] = []
+        var triggers = ""
+        try database.makeStatement(sql: "SELECT type, name, sql FROM sqlite_schema ORDER BY name")
+            .forEachRow { row in
+                if row.text(at: 0) == "table" { tables.append(row.text(at: 1) ?? "") }
+                if row.text(at: 0) == "trigger" { triggers += row.text(at: 2) ?? "" }
+            }
+        return (tables, triggers)
+    }
+
+    /// Kinds whose substring index exists, as the schema and ``IndexStatistics`` tell.
+    private func kindsWithASubstringIndex() throws -> Set<Kind> {
+        let (tables, triggers) = try schema(of: index.database)
+        let built = Set(Kind.allCases.filter { tables.contains("\($0.rawValue)_substring") })
+        #expect(
+            Set(Kind.allCases.filter { triggers.contains("\($0.rawValue)_substring") }) == built)
+        #expect(Set(try index.statistics().substringIndexSizes.keys) == built)
+        return built
+    }
+
+    /// What a naive filter finds for substring `text`: every token inside some folded word.
+    private func naiveSubstringMatches(_ text: String, kinds: KindSelection) throws -> Set<String> {
+        let tokenizer = try index.tokenizer
+        let tokens = tokenizer.tokens(in: text).map(\.text)
+        let everything = try index.search(SearchRequest(text: "", kinds: kinds, limit: nil))
+        return Set(
+            everything.hits.filter { hit in
+                let words = hit.record.searchableValues.flatMap { tokenizer.tokens(in: $0) }
+                return tokens.allSatisfy { token in words.contains { $0.text.contains(token) } }
+            }.map(\.record.displayName))
+    }
+
+    private func expectSubstringSearchesMatchTheNaiveFilter() throws {
+        for text in ["nn", "ann", "NNA", "ull", "ss", "oren", "jo", "x", "ønes", "e", "zzz"] {
+            let found = try index.search(
+                SearchRequest(text: text, kinds: .all, limit: nil, match: .substring))
+            #expect(
+                Set(found.hits.map(\.record.displayName))
+                    == (try naiveSubstringMatches(text, kinds: .all)), "\(text)")
+            #expect(found.total == found.hits.count, "\(text)")
+        }
+        #expect(try index.check().isEmpty)
+    }
+
+    /// Imports records of the first field's kind (a `name` is an animal), as one import.
+    private func importRecords(_ records: [[(String, JSONValue)]], replacing: Bool = false)
+        throws
+    {
+        try index.importRecords(
+            from: [ImportSource(path: "input.json", reader: RecordList(fields: records))],
+            options: ImportOptions(replace: replacing))
+    }
+
+    @Test func anImportBuildsNoSubstringIndex() throws {
+        #expect(try kindsWithASubstringIndex().isEmpty)
+        // Searches in the other modes never build it.
+        for match in [MatchMode.prefix, .exact, .fuzzy] {
+            _ = try index.search(SearchRequest(text: "ann", match: match))
+        }
+        #expect(try kindsWithASubstringIndex().isEmpty)
+    }
+
+    @Test func theFirstSubstringSearchOfAKindBuildsItsIndexOnceWithProgress() throws {
+        var reports: [IndexBuildProgress] = []
+        try index.prepareIndexes(for: .substring, of: .people) { reports.append($0) }
+        #expect(
+            reports.first
+                == IndexBuildProgress(
+                    index: "substring index", recordCounts: [.people: 5], recordsDone: 0))
+        #expect(reports.last?.recordsDone == 5)
+        #expect(try kindsWithASubstringIndex() == [.people])
+        reports = []
+        try index.prepareIndexes(for: .substring, of: .people) { reports.append($0) }
+        _ = try index.search(SearchRequest(text: "nn", kinds: .people, match: .substring))
+        #expect(reports.isEmpty)
+        #expect(try kindsWithASubstringIndex() == [.people])
+        _ = try index.search(SearchRequest(text: "nn", kinds: .all, match: .substring))
+        #expect(try kindsWithASubstringIndex() == [.people, .animals])
+        try expectSubstringSearchesMatchTheNaiveFilter()
+    }
+
+    @Test func onceBuiltEveryChangeKeepsItExact() throws {
+        try expectSubstringSearchesMatchTheNaiveFilter()  // the first search builds it
+        #expect(try kindsWithASubstringIndex() == [.people, .animals])
+        let added = try index.insert(Person(firstName: "Quinn", lastName: "Annan", company: ""))
+        try expectSubstringSearchesMatchTheNaiveFilter()
+        try index.update(Person.self, id: try #require(added.id)) { $0.lastName = "Nullsson" }
+        try expectSubstringSearchesMatchTheNaiveFilter()
+        try index.delete(Person.self, ids: [1])
+        try expectSubstringSearchesMatchTheNaiveFilter()
+        try index.importPeople([("Hanna", "Sørensen", "Onnes")])
+        try expectSubstringSearchesMatchTheNaiveFilter()
+        try importRecords([[("id", .number("2")), ("first_name", .string("Xenia"))]])
+        try expectSubstringSearchesMatchTheNaiveFilter()
+        try importRecords([[("name", .string("Nanny"))]], replacing: true)
+        try expectSubstringSearchesMatchTheNaiveFilter()
+        try index.rebuild()
+        try index.optimize()
+        try expectSubstringSearchesMatchTheNaiveFilter()
+        #expect(try kindsWithASubstringIndex() == [.people, .animals])
+    }
+
+    /// A database as schemas 4 and 5 left it (both indexes, triggers keeping both) is upgraded to
+    /// word indexes only; its first substring search builds the index again.
+    @Test func upgradingASchemaFiveDatabaseDropsItsSubstringIndexes() throws {
+        let path = directory.file("v5.sqlite")
+        var version5 = Migrator()
+        for migration in Schema.migrator.migrations.prefix(5) {
+            version5.registerMigration(migration.name, migration.apply)
+        }
+        do {
+            let database = try Database(path: path)
+            try FoldingTokenizer.register(on: database)
+            try version5.migrate(database)
+            for (first, last, company) in Self.people {
+                try database.execute(
+                    sql: """
+                        INSERT INTO people(first_name, last_name, company, created_at, updated_at)
+                        VALUES (?1, ?2, ?3, '2026-01-01', '2026-01-01')
+                        """, arguments: [first, last, company])
+            }
+            for kind in Kind.allCases {
+                let words = IndexSync(kind: kind, indexes: [.words(of: kind)])
+                let substrings = IndexSync(kind: kind, indexes: [.substrings(of: kind)])
+                let both = IndexSync(kind: kind, indexes: FullTextIndex.all(of: kind))
+                try database.execute(
+                    sql: words.dropTriggersSQL + substrings.createIndexesSQL
+                        + both.createTriggersSQL + substrings.rebuildSQL)
+            }
+            try database.execute(
+                sql: """
+                    INSERT INTO result_cache(key, structure, total, entries)
+                    VALUES ('a kept substring ranking', x'00', 0, x'')
+                    """)
+            #expect(try schema(of: database).tables.contains("people_substring"))
+        }
+        let upgraded = try SearchIndex(path: path)
+        #expect(try upgraded.schemaVersion == Schema.migrator.latestVersion)
+        let (tables, triggers) = try schema(of: upgraded.database)
+        #expect(!tables.contains { $0.contains("_substring") })
+        #expect(!triggers.contains("_substring") && triggers.contains("people_fts"))
+        #expect(try upgraded.database.fetchInt(sql: "PRAGMA freelist_count") ?? 0 > 0)
+        #expect(try upgraded.database.fetchInt(sql: "SELECT count(*) FROM result_cache") == 0)
+        #expect(try upgraded.check().isEmpty)
+        #expect(
+            Set(
+                try upgraded.search(SearchRequest(text: "nna", match: .substring)).hits.map(
+                    \.record.displayName)) == ["Joanna Hannah"])
+        #expect(Set(try upgraded.statistics().substringIndexSizes.keys) == [.people, .animals])
+        #expect(try upgraded.check().isEmpty)
+    }
+}
