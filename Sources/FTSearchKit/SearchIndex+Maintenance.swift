@@ -55,8 +55,9 @@ extension SearchIndex {
         }
     }
 
-    /// Merges the index b-trees, refreshes the query planner's statistics, checkpoints the WAL,
-    /// and vacuums when that would reclaim space.
+    /// Merges the index b-trees, drops the kept rankings (all stale once the indexes are
+    /// merged, see ``ResultCache``), refreshes the query planner's statistics, checkpoints the
+    /// WAL, and vacuums when that would reclaim space.
     ///
     /// - Returns: The database size in bytes before and after.
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
@@ -68,6 +69,8 @@ extension SearchIndex {
             for kind in Kind.allCases {
                 try database.execute(sql: try IndexSync(kind: kind, in: database).optimizeSQL)
             }
+            // Merging rewrites every index's structure record: no kept ranking is current now.
+            try database.execute(sql: "DELETE FROM result_cache")
             try database.execute(sql: "ANALYZE")
         }
         if try database.fetchInt(sql: "PRAGMA freelist_count") ?? 0 > 0 {

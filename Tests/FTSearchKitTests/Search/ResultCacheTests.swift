@@ -81,6 +81,15 @@ import Testing
         #expect(try index.search(request) == (try index.referenceSearch(request)))
     }
 
+    @Test func optimizeDropsTheKeptRankings() throws {
+        let request = SearchRequest(text: "ann", kinds: .people, limit: 5)
+        _ = try index.search(request)
+        try #require(try keptCount() == 1)
+        try index.optimize()
+        #expect(try keptCount() == 0)
+        #expect(try index.search(request) == (try index.referenceSearch(request)))
+    }
+
     @Test func changedExtraFieldsShowInKeptResults() throws {
         let request = SearchRequest(text: "ann", kinds: .people, limit: 3)
         let id = try #require(try index.search(request).hits[0].record.id)
