@@ -35,7 +35,7 @@ extension SearchIndex {
     /// helper's included), so a search that was abandoned frees the index at once.
     ///
     /// An index the search needs and the database lacks is built first, without cancellation
-    /// (see ``prepareIndexes(for:of:onProgress:)``): abandoning it would lose the work.
+    /// (see ``prepareIndexes(for:onProgress:)``): abandoning it would lose the work.
     ///
     /// - Throws: `CancellationError` when `cancellation` was raised before or during the search;
     ///   otherwise what ``search(_:)`` throws.
@@ -43,7 +43,7 @@ extension SearchIndex {
         -> SearchResults
     {
         guard !cancellation.isCancelled else { throw CancellationError() }
-        try prepareIndexes(for: request.match, of: request.kinds)
+        try prepareIndexes(for: request)
         let shouldInterrupt: @Sendable () -> Bool = { cancellation.isCancelled }
         var interruptedHelper: RankingHelper?
         // The helper's connection belongs to its thread: the check is installed and removed by

@@ -36,4 +36,16 @@ extension SearchIndex {
             try builder.build(try builder.missing(from: needed), onProgress: onProgress)
         }
     }
+
+    /// Builds the indexes that `request` needs and the database lacks: those of its match mode
+    /// and kinds, or none when it lists every record (no index is read then).
+    ///
+    /// - Parameter onProgress: Hears what is built and how far it has come, only when something
+    ///   is built.
+    public func prepareIndexes(
+        for request: SearchRequest, onProgress: (IndexBuildProgress) -> Void = { _ in }
+    ) throws {
+        guard !request.listsEverything else { return }
+        try prepareIndexes(for: request.match, of: request.kinds, onProgress: onProgress)
+    }
 }

@@ -9,9 +9,9 @@ extension SearchIndex {
     /// ```
     ///
     /// The first substring search of a kind builds its substring index (see
-    /// ``prepareIndexes(for:of:onProgress:)``).
+    /// ``prepareIndexes(for:onProgress:)``).
     public func search(_ request: SearchRequest) throws -> SearchResults {
-        try prepareIndexes(for: request.match, of: request.kinds)
+        try prepareIndexes(for: request)
         return try queryEngine(helper: { [unowned self] in openRankingHelper }).search(request)
     }
 

@@ -4,7 +4,7 @@ extension SearchIndex {
     /// `FastRankingTests` hold the default plan to.
     @_spi(Benchmarking)
     public func referenceSearch(_ request: SearchRequest) throws -> SearchResults {
-        try prepareIndexes(for: request.match, of: request.kinds)
+        try prepareIndexes(for: request)
         return try QueryEngine(database: database, tokenizer: try tokenizer).referenceSearch(
             request)
     }

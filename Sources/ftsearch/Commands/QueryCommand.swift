@@ -103,8 +103,9 @@ struct QueryCommand: ContextualCommand {
     func run(in context: CommandContext) throws {
         let index = try global.openIndex(in: context)
         let kinds: KindSelection = groupBy == nil ? kind : .people
-        try context.prepareIndexes(for: match, of: kinds, in: index)
-        var results = try index.search(request(limit: count ? 0 : (limit == 0 ? nil : limit)))
+        let request = request(limit: count ? 0 : (limit == 0 ? nil : limit))
+        try context.prepareIndexes(for: request, in: index)
+        var results = try index.search(request)
         if count {
             context.standardOutput.print(results.total)
         } else {

@@ -7,8 +7,21 @@ extension CommandContext {
     func prepareIndexes(for match: MatchMode, of kinds: KindSelection, in index: SearchIndex)
         throws
     {
+        try showingProgress { try index.prepareIndexes(for: match, of: kinds, onProgress: $0) }
+    }
+
+    /// Builds the indexes that `request` needs and `index` lacks (none when it lists every
+    /// record), with the same progress line.
+    func prepareIndexes(for request: SearchRequest, in index: SearchIndex) throws {
+        try showingProgress { try index.prepareIndexes(for: request, onProgress: $0) }
+    }
+
+    /// Runs `build` with a progress line on standard error (on a terminal), erased after.
+    private func showingProgress(
+        _ build: ((IndexBuildProgress) -> Void) throws -> Void
+    ) throws {
         var progress = ProgressLine(output: standardError, isEnabled: isStandardErrorTerminal)
         defer { progress.clear() }
-        try index.prepareIndexes(for: match, of: kinds) { progress.show($0) }
+        try build { progress.show($0) }
     }
 }

@@ -86,6 +86,17 @@ import Testing
         #expect(try kindsWithASubstringIndex().isEmpty)
     }
 
+    @Test func listingEverythingInSubstringModeBuildsNothing() throws {
+        let everything = try index.search(SearchRequest(text: "  ", limit: nil, match: .substring))
+        #expect(everything.total == Self.people.count + 3)
+        var reports: [IndexBuildProgress] = []
+        try index.prepareIndexes(for: SearchRequest(text: "", match: .substring)) {
+            reports.append($0)
+        }
+        #expect(reports.isEmpty)
+        #expect(try kindsWithASubstringIndex().isEmpty)
+    }
+
     @Test func theFirstSubstringSearchOfAKindBuildsItsIndexOnceWithProgress() throws {
         var reports: [IndexBuildProgress] = []
         try index.prepareIndexes(for: .substring, of: .people) { reports.append($0) }
