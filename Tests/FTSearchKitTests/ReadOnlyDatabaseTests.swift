@@ -181,10 +181,7 @@ import Testing
     }
 
     @Test func anOlderSchemaIsNotUpgradedButRefused() throws {
-        var version2 = Migrator()
-        for migration in Schema.migrator.migrations.prefix(2) {
-            version2.registerMigration(migration.name, migration.apply)
-        }
+        let version2 = Schema.migrator.prefix(2)
         try version2.migrate(Database(path: path))
         try asAnotherUserOnTheReadOnlyFolder(files: fileAlone) {
             let error = try #require(throws: ReadOnlyDatabaseError.self) {

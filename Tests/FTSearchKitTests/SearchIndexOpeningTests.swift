@@ -95,10 +95,7 @@ import Testing
     @Test func upgradesAnOlderSchemaAndKeepsTheData() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("old.sqlite")
-        var version2 = Migrator()
-        for migration in Schema.migrator.migrations.prefix(2) {
-            version2.registerMigration(migration.name, migration.apply)
-        }
+        let version2 = Schema.migrator.prefix(2)
         let database = try Database(path: path)
         try version2.migrate(database)
         try database.execute(

@@ -38,6 +38,14 @@ public struct Migrator: Sendable {
     /// The schema version this migrator brings a database to.
     public var latestVersion: Int { migrations.count }
 
+    /// The first `count` migrations alone: what brought a database to schema version `count`,
+    /// as an older program would leave it (tests of upgrades build such databases).
+    public func prefix(_ count: Int) -> Migrator {
+        var older = Migrator()
+        older.migrations = Array(migrations.prefix(count))
+        return older
+    }
+
     /// The schema version recorded in `database`.
     public static func version(of database: Database) throws -> Int {
         try database.fetchInt(sql: "PRAGMA user_version") ?? 0

@@ -101,10 +101,7 @@ import Testing
 
     /// A database as schema version 6 left it, the last to store times as ISO 8601 text.
     private func makeVersion6Database(at path: String) throws -> Database {
-        var version6 = Migrator()
-        for migration in Schema.migrator.migrations.prefix(6) {
-            version6.registerMigration(migration.name, migration.apply)
-        }
+        let version6 = Schema.migrator.prefix(6)
         let database = try Database(path: path)
         try FoldingTokenizer.register(on: database)
         try version6.migrate(database)

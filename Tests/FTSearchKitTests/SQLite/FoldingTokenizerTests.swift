@@ -66,10 +66,7 @@ import Testing
 
     @Test func versionThreeDatabaseIsReindexedWithProgress() throws {
         let path = directory.file("v3.sqlite")
-        var version3 = Migrator()
-        for migration in Schema.migrator.migrations.prefix(3) {
-            version3.registerMigration(migration.name, migration.apply)
-        }
+        let version3 = Schema.migrator.prefix(3)
         let database = try Database(path: path)
         try version3.migrate(database)
         for (first, last) in [("Søren", "Ødegaard"), ("Anna", "Straße"), ("Joanna", "Smith")] {

@@ -91,10 +91,7 @@ import Testing
         // A database one schema version back: the next real command upgrades it, never a Tab.
         let path = ftsearch.directory + "/older.sqlite"
         let older = Schema.migrator.latestVersion - 1
-        var migrator = Migrator()
-        for migration in Schema.migrator.migrations.prefix(older) {
-            migrator.registerMigration(migration.name, migration.apply)
-        }
+        let migrator = Schema.migrator.prefix(older)
         let database = try Database(path: path)
         try FoldingTokenizer.register(on: database)
         try migrator.migrate(database)
