@@ -218,13 +218,17 @@ public final class Database {
         return stat(path + "-wal", &wal) == 0 && Int(wal.st_size) <= Self.largestWALLeftOnClose
     }
 
-    /// Runs `body` with statements failing at once with `SQLITE_BUSY` where they would wait
-    /// for another connection's lock: for optional writes, such as a cache entry, that must
-    /// never hold up a search.
-    public func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` in an immediate transaction, durable by the next checkpoint, when that can
+    /// be done at once, and otherwise does nothing: for writes that are only worth having, such
+    /// as a cache entry, which must never hold up or fail the work they serve. Nothing is
+    /// written inside another transaction, on a read-only connection, or while another
+    /// connection holds the write lock (no busy timeout is waited); an error rolls `body`'s
+    /// changes back and is ignored.
+    public func writeWithoutWaiting(_ body: () throws -> Void) {
+        guard isAutocommit, !isReadOnly else { return }
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
-        return try body()
+        try? inTransaction(.immediate, durability: .byNextCheckpoint, body)
     }
 
     // MARK: Copying

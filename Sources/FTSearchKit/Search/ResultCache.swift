@@ -74,21 +74,17 @@ struct ResultCache {
 
     /// Keeps `order` in `slot` if ranking it took at least ``minimumCost``.
     func keep(_ order: RankedOrder, in slot: Slot, cost: Duration) {
-        guard cost >= minimumCost, order.entries.count <= Self.longestKeptRanking,
-            database.isAutocommit, !database.isReadOnly
-        else { return }
-        try? database.withoutWaitingForLocks {
-            try database.inTransaction(.immediate, durability: .byNextCheckpoint) {
-                try database.cachedStatement(
-                    sql: """
-                        INSERT OR REPLACE INTO result_cache(key, structure, total, entries)
-                        VALUES (?1, ?2, ?3, ?4)
-                        """
-                ).execute([slot.key, slot.structure, order.total, Self.encode(order.entries)])
-                try database.cachedStatement(
-                    sql: "DELETE FROM result_cache WHERE id <= last_insert_rowid() - ?1"
-                ).execute([Self.capacity])
-            }
+        guard cost >= minimumCost, order.entries.count <= Self.longestKeptRanking else { return }
+        database.writeWithoutWaiting {
+            try database.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO result_cache(key, structure, total, entries)
+                    VALUES (?1, ?2, ?3, ?4)
+                    """
+            ).execute([slot.key, slot.structure, order.total, Self.encode(order.entries)])
+            try database.cachedStatement(
+                sql: "DELETE FROM result_cache WHERE id <= last_insert_rowid() - ?1"
+            ).execute([Self.capacity])
         }
     }
 

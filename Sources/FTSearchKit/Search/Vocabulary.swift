@@ -40,10 +40,12 @@ struct Vocabulary {
             if word.first != 0x01 { vocabulary.append(word, records: row.int(at: 1)) }
         }
         // A read-only or busy database only misses the cache.
-        try? database.cachedStatement(
-            sql:
-                "INSERT OR REPLACE INTO vocabulary_cache(kind, structure, words) VALUES (?1, ?2, ?3)"
-        ).execute([kind.rawValue, structure, vocabulary.encoded])
+        database.writeWithoutWaiting {
+            try database.cachedStatement(
+                sql:
+                    "INSERT OR REPLACE INTO vocabulary_cache(kind, structure, words) VALUES (?1, ?2, ?3)"
+            ).execute([kind.rawValue, structure, vocabulary.encoded])
+        }
         return vocabulary
     }
 

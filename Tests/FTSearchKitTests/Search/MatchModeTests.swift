@@ -164,6 +164,22 @@ import Testing
         #expect(!found.isEmpty == finds, "\(text): \(found)")
     }
 
+    @Test func theVocabularyIsKeptWithoutEverWaitingForTheWriteLock() throws {
+        func keptVocabularies() throws -> Int {
+            try index.database.fetchInt(sql: "SELECT count(*) FROM vocabulary_cache") ?? 0
+        }
+        let writer = try Database(path: index.path)
+        try writer.execute(sql: "BEGIN IMMEDIATE")
+        let clock = ContinuousClock()
+        var found: [String] = []
+        let elapsed = try clock.measure { found = try names("smiht", .fuzzy) }
+        #expect(elapsed < .seconds(5))  // not the 10-second busy timeout
+        #expect(try keptVocabularies() == 0)
+        try writer.execute(sql: "ROLLBACK")
+        #expect(try names("smiht", .fuzzy) == found)
+        #expect(try keptVocabularies() > 0)
+    }
+
     @Test func typoThresholdsAreMeilisearchs() {
         let expected = [0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2]
         #expect((0...11).map(TypoTolerance.allowedTypos(forLength:)) == expected)
