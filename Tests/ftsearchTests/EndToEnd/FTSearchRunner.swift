@@ -39,6 +39,14 @@ final class FTSearchRunner: @unchecked Sendable {
         ]
     }
 
+    /// A runner whose database holds the people and animals of `Fixtures/people.json` and
+    /// `Fixtures/animals.json`, imported by the binary.
+    static func withFixtures() throws -> FTSearchRunner {
+        let runner = try FTSearchRunner()
+        try runner.run(["import", fixture("people.json"), fixture("animals.json")])
+        return runner
+    }
+
     deinit {
         try? FileManager.default.removeItem(atPath: directory)
     }

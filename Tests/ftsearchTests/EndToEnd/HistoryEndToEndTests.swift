@@ -5,10 +5,7 @@ import Testing
     let ftsearch: FTSearchRunner
 
     init() throws {
-        ftsearch = try FTSearchRunner()
-        try ftsearch.run([
-            "import", FTSearchRunner.fixture("people.json"), FTSearchRunner.fixture("animals.json"),
-        ])
+        ftsearch = try FTSearchRunner.withFixtures()
     }
 
     private func query(_ text: String, at now: String) throws {

@@ -8,10 +8,7 @@ import Testing
     let ftsearch: FTSearchRunner
 
     init() throws {
-        ftsearch = try FTSearchRunner()
-        try ftsearch.run([
-            "import", FTSearchRunner.fixture("people.json"), FTSearchRunner.fixture("animals.json"),
-        ])
+        ftsearch = try FTSearchRunner.withFixtures()
         for text in ["annex", "annex", "zoe", "ann mül"] {
             try ftsearch.run(["query", text])
         }

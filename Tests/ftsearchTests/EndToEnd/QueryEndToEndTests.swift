@@ -5,10 +5,7 @@ import Testing
     let ftsearch: FTSearchRunner
 
     init() throws {
-        ftsearch = try FTSearchRunner()
-        try ftsearch.run([
-            "import", FTSearchRunner.fixture("people.json"), FTSearchRunner.fixture("animals.json"),
-        ])
+        ftsearch = try FTSearchRunner.withFixtures()
     }
 
     private func names(_ arguments: [String]) throws -> [String] {

@@ -12,10 +12,7 @@ import Testing
     static let minimumRounds = StressSettings.iterations(3)
 
     @Test func queriesWhileImportingAllSucceedAndAreCountedExactly() throws {
-        let ftsearch = try FTSearchRunner()
-        try ftsearch.run([
-            "import", FTSearchRunner.fixture("people.json"), FTSearchRunner.fixture("animals.json"),
-        ])
+        let ftsearch = try FTSearchRunner.withFixtures()
         let file = try ftsearch.writePeople(Self.recordCount, to: "large.ndjson")
         let done = ftsearch.directory + "/import-done"
 

@@ -7,10 +7,7 @@ import Testing
     let ftsearch: FTSearchRunner
 
     init() throws {
-        ftsearch = try FTSearchRunner()
-        try ftsearch.run([
-            "import", FTSearchRunner.fixture("people.json"), FTSearchRunner.fixture("animals.json"),
-        ])
+        ftsearch = try FTSearchRunner.withFixtures()
     }
 
     /// A file-size limit (`ulimit -f`) makes writes fail with EFBIG: the import must report a

@@ -9,10 +9,7 @@ import Testing
     let ftsearch: FTSearchRunner
 
     init() throws {
-        ftsearch = try FTSearchRunner()
-        try ftsearch.run([
-            "import", FTSearchRunner.fixture("people.json"), FTSearchRunner.fixture("animals.json"),
-        ])
+        ftsearch = try FTSearchRunner.withFixtures()
     }
 
     private func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
