@@ -22,7 +22,7 @@ struct ResultCache {
 
     let database: Database
     /// Rankings that took less than this are not kept.
-    var minimumCost: Duration = Self.defaultMinimumCost
+    let minimumCost: Duration
 
     /// The cost above which a ranking is worth keeping: a few times what serving a kept one
     /// costs (about 0.3 ms for a page of 20 at a million records), or writing it.
