@@ -17,9 +17,15 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The SQLite wrapper: connections, statements, values, errors, the migrator and the FTS5
+        // plumbing. Its API is `package`: FTSearchKit builds on it, an app never sees it.
+        .target(
+            name: "FTSearchSQLite",
+            dependencies: ["CSQLite"]
+        ),
         .target(
             name: "FTSearchKit",
-            dependencies: ["CSQLite"]
+            dependencies: ["FTSearchSQLite", "CSQLite"]
         ),
         .executableTarget(
             name: "ftsearch",
@@ -28,19 +34,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The in-process half of scripts/bench: query and history latency through the library.
+        // The in-process half of scripts/bench: query and history latency through the library,
+        // and the naive SQL plans it is compared with (through the SQLite wrapper).
         .executableTarget(
             name: "ftsearch-bench",
-            dependencies: ["FTSearchKit"]
+            dependencies: ["FTSearchKit", "FTSearchSQLite"]
         ),
         .testTarget(
             name: "FTSearchKitTests",
-            dependencies: ["FTSearchKit"],
+            dependencies: ["FTSearchKit", "FTSearchSQLite"],
             exclude: ["Resources"]
         ),
         .testTarget(
             name: "ftsearchTests",
-            dependencies: ["ftsearch", "FTSearchKit"]
+            dependencies: ["ftsearch", "FTSearchKit", "FTSearchSQLite"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -18,6 +18,7 @@
 //   ftsearch-bench history DB HISTORY.txt
 //       Records every line as a search in the history; prints "history record p50 p90 p99 count".
 @_spi(Benchmarking) import FTSearchKit
+import FTSearchSQLite
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// A database another user can read but not write: searches, statistics, the history list,
 /// suggestions and `check` work; every change throws ``ReadOnlyDatabaseError`` and nothing in

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FTSearchKit
+import FTSearchSQLite
 
 @Suite struct SearchIndexOpeningTests {
     @Test func createsTheFileAndItsFolders() throws {

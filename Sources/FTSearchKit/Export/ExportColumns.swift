@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// The columns of a CSV or TSV export of one kind: `id`, the searchable fields, one column per
 /// extra field name, then `created_at` and `updated_at`.
 ///

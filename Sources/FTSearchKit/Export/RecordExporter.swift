@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Streams every record of some kinds, in id order, to a ``ByteSink`` in one of the formats
 /// import reads, in constant memory: rows are read one at a time and written through a buffer
 /// of ``bufferCapacity`` bytes.

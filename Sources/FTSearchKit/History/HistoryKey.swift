@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// The normalized form under which searches are counted as one history entry.
 ///
 /// Tokens are folded exactly as the index folds them (case and diacritics), other characters are

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// The searches made so far: recorded by every query, listed newest first, deletable.
 ///
 /// Searches are one entry when their normalized keys are equal (case, diacritics and white

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Completes a typed prefix from the search history and the index's vocabulary.
 ///
 /// History entries whose key starts with the folded prefix come first, then entries with a later

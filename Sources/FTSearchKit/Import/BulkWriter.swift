@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Writes the records of one kind during an import transaction, keeping the FTS index exact.
 ///
 /// On ``begin()`` it drops the index triggers (see ``IndexSync``) and notes the highest id; each

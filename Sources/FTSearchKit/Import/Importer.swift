@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Streams records from sources into the database in one transaction.
 ///
 /// Records are mapped and written as they are read, so memory stays flat however large the

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Reads stored records of one kind, whole (extras and timestamps included), in id order: the
 /// reading half of the store API and of ``SearchIndex/export(_:as:to:)``.
 struct RecordRows {

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// How a record's `created_at` and `updated_at` are stored: integer milliseconds since
 /// 1970-01-01T00:00:00Z (see ``Timestamp``), which SQLite keeps in 6 bytes where the ISO 8601
 /// text of schema versions 1 to 4 took 24. Output still shows the ISO 8601 text.

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Builds the full-text indexes that a kind can have but does not have yet (the substring
 /// index, on the first substring search): creates each table, fills it from the content table
 /// (``Reindexer``, with the import's bulk settings), and replaces the kind's triggers with ones

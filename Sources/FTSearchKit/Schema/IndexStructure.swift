@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// FTS5's structure record of an index: row 10 of its `%_data` table, the list of its segments,
 /// which FTS5 rewrites, with a new cookie, on every change to the index.
 ///

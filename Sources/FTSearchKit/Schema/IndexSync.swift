@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// The SQL that keeps a kind's FTS5 indexes in step with its content table.
 ///
 /// Each index is an external-content FTS5 table (https://sqlite.org/fts5.html#external_content_tables):

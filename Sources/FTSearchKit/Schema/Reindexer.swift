@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Fills empty full-text indexes from their content tables in slices of rows, with the bulk
 /// FTS5 settings (``IndexSync/bulkSettings``), reporting progress between slices: for a
 /// migration that changes the tokenizer, and for an index built on first use (see

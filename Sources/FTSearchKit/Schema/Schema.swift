@@ -1,4 +1,13 @@
+import FTSearchSQLite
+
 /// The database schema, as an ordered list of migrations.
+///
+/// **Shipped migrations are history, never edited**: each is literal SQL as it shipped (or code
+/// that calls nothing outside this file), and a change is a new migration at the end.
+/// `FrozenMigrationTests` builds a database at every version and compares its schema with the
+/// dump committed for that version. (Migration 4 as first shipped also built the substring
+/// indexes; it was changed to stop before any release used migration 6, which drops them
+/// whether they exist or not, so every upgrade path ends at the same schema.)
 ///
 /// - `people` and `animals` hold the records; searchable columns are plain text (empty when
 ///   absent), every other input field is kept in `extra`, a JSON object; `created_at` and
@@ -35,12 +44,37 @@ enum Schema {
                         updated_at TEXT NOT NULL
                     );
                     CREATE INDEX animals_by_name ON animals(name COLLATE NOCASE);
+                    CREATE VIRTUAL TABLE people_fts USING fts5(
+                        first_name, last_name, company,
+                        content='people', content_rowid='id',
+                        tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'
+                    );
+                    CREATE TRIGGER people_index_insert AFTER INSERT ON people BEGIN
+                        INSERT INTO people_fts(rowid, first_name, last_name, company) VALUES (new.id, new.first_name, new.last_name, new.company);
+                    END;
+                    CREATE TRIGGER people_index_delete AFTER DELETE ON people BEGIN
+                        INSERT INTO people_fts(people_fts, rowid, first_name, last_name, company) VALUES ('delete', old.id, old.first_name, old.last_name, old.company);
+                    END;
+                    CREATE TRIGGER people_index_update AFTER UPDATE OF first_name, last_name, company ON people BEGIN
+                        INSERT INTO people_fts(people_fts, rowid, first_name, last_name, company) VALUES ('delete', old.id, old.first_name, old.last_name, old.company);
+                        INSERT INTO people_fts(rowid, first_name, last_name, company) VALUES (new.id, new.first_name, new.last_name, new.company);
+                    END;
+                    CREATE VIRTUAL TABLE animals_fts USING fts5(
+                        name,
+                        content='animals', content_rowid='id',
+                        tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'
+                    );
+                    CREATE TRIGGER animals_index_insert AFTER INSERT ON animals BEGIN
+                        INSERT INTO animals_fts(rowid, name) VALUES (new.id, new.name);
+                    END;
+                    CREATE TRIGGER animals_index_delete AFTER DELETE ON animals BEGIN
+                        INSERT INTO animals_fts(animals_fts, rowid, name) VALUES ('delete', old.id, old.name);
+                    END;
+                    CREATE TRIGGER animals_index_update AFTER UPDATE OF name ON animals BEGIN
+                        INSERT INTO animals_fts(animals_fts, rowid, name) VALUES ('delete', old.id, old.name);
+                        INSERT INTO animals_fts(rowid, name) VALUES (new.id, new.name);
+                    END;
                     """)
-            for kind in Kind.allCases {
-                let sync = IndexSync(kind: kind, indexes: [.unicode61Words(of: kind)])
-                try database.execute(sql: sync.createIndexesSQL)
-                try database.execute(sql: sync.createTriggersSQL)
-            }
         }
         migrator.registerMigration("Create the search history and the index vocabularies") {
             database in
@@ -62,9 +96,9 @@ enum Schema {
                     """)
         }
         migrator.registerMigration("Index people by the name they sort by") { database in
-            // Records sort by `last_name || ' ' || first_name` (see QueryEngine.sortKey); an index
-            // on that expression serves the first page of an empty search without sorting every
-            // row, where the old two-column index served no query at all.
+            // Records sort by `last_name || ' ' || first_name` (see SortName); an index on that
+            // expression serves the first page of an empty search without sorting every row,
+            // where the old two-column index served no query at all.
             try database.execute(
                 sql: """
                     DROP INDEX people_by_name;
@@ -75,25 +109,66 @@ enum Schema {
             "Index with ftsearch's folding tokenizer and add the vocabulary cache"
         ) { database, onProgress in
             // The word indexes change tokenizer (ø, ł, ß, æ... now fold), so they are rebuilt;
-            // the fts5vocab tables name their index and need no change. (This migration also
-            // built the substring indexes until they became built on first use: see migration 6.)
-            var syncs: [IndexSync] = []
-            for kind in Kind.allCases {
-                let old = IndexSync(kind: kind, indexes: [.unicode61Words(of: kind)])
-                try database.execute(sql: old.dropTriggersSQL + old.dropIndexesSQL)
-                let sync = IndexSync(kind: kind, indexes: [.words(of: kind)])
-                try database.execute(sql: sync.createIndexesSQL + sync.createTriggersSQL)
-                syncs.append(sync)
-            }
-            try database.execute(sql: Vocabulary.createCacheSQL)
-            try Reindexer(database: database).indexAllRows(of: syncs) { done, total in
-                onProgress(
-                    ImportProgress(
-                        recordsRead: done, bytesRead: Int64(done), totalBytes: Int64(total)))
-            }
+            // the fts5vocab tables name their index and need no change.
+            try database.execute(
+                sql: """
+                    DROP TRIGGER people_index_insert;
+                    DROP TRIGGER people_index_delete;
+                    DROP TRIGGER people_index_update;
+                    DROP TABLE people_fts;
+                    DROP TRIGGER animals_index_insert;
+                    DROP TRIGGER animals_index_delete;
+                    DROP TRIGGER animals_index_update;
+                    DROP TABLE animals_fts;
+                    CREATE VIRTUAL TABLE people_fts USING fts5(
+                        first_name, last_name, company,
+                        content='people', content_rowid='id',
+                        tokenize='ftsearch', prefix='1 2 3'
+                    );
+                    CREATE TRIGGER people_index_insert AFTER INSERT ON people BEGIN
+                        INSERT INTO people_fts(rowid, first_name, last_name, company) VALUES (new.id, new.first_name, new.last_name, new.company);
+                    END;
+                    CREATE TRIGGER people_index_delete AFTER DELETE ON people BEGIN
+                        INSERT INTO people_fts(people_fts, rowid, first_name, last_name, company) VALUES ('delete', old.id, old.first_name, old.last_name, old.company);
+                    END;
+                    CREATE TRIGGER people_index_update AFTER UPDATE OF first_name, last_name, company ON people BEGIN
+                        INSERT INTO people_fts(people_fts, rowid, first_name, last_name, company) VALUES ('delete', old.id, old.first_name, old.last_name, old.company);
+                        INSERT INTO people_fts(rowid, first_name, last_name, company) VALUES (new.id, new.first_name, new.last_name, new.company);
+                    END;
+                    CREATE VIRTUAL TABLE animals_fts USING fts5(
+                        name,
+                        content='animals', content_rowid='id',
+                        tokenize='ftsearch', prefix='1 2 3'
+                    );
+                    CREATE TRIGGER animals_index_insert AFTER INSERT ON animals BEGIN
+                        INSERT INTO animals_fts(rowid, name) VALUES (new.id, new.name);
+                    END;
+                    CREATE TRIGGER animals_index_delete AFTER DELETE ON animals BEGIN
+                        INSERT INTO animals_fts(animals_fts, rowid, name) VALUES ('delete', old.id, old.name);
+                    END;
+                    CREATE TRIGGER animals_index_update AFTER UPDATE OF name ON animals BEGIN
+                        INSERT INTO animals_fts(animals_fts, rowid, name) VALUES ('delete', old.id, old.name);
+                        INSERT INTO animals_fts(rowid, name) VALUES (new.id, new.name);
+                    END;
+                    CREATE TABLE vocabulary_cache (
+                        kind TEXT PRIMARY KEY,
+                        structure BLOB NOT NULL,
+                        words BLOB NOT NULL
+                    );
+                    """)
+            try reindexEveryRowForMigration4(database, onProgress: onProgress)
         }
         migrator.registerMigration("Keep the rankings of expensive searches") { database in
-            try database.execute(sql: ResultCache.createTableSQL)
+            try database.execute(
+                sql: """
+                    CREATE TABLE result_cache (
+                        id INTEGER PRIMARY KEY,
+                        key TEXT NOT NULL UNIQUE,
+                        structure BLOB NOT NULL,
+                        total INTEGER NOT NULL,
+                        entries BLOB NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("Build the substring indexes on first use, not at import") {
             database in
@@ -103,31 +178,145 @@ enum Schema {
             // search of each kind (see IndexBuilder); databases that have it from schemas 4 and 5
             // drop it (its pages are reused by later writes; `ftsearch optimize` gives them back
             // to the file system), and their triggers go back to keeping the word index only.
-            for kind in Kind.allCases {
-                try IndexBuilder(database: database).drop(
-                    IndexBuilder.Target(kind: kind, index: .substrings(of: kind)))
-            }
             // Kept rankings of substring searches name the dropped indexes' structure records;
             // the rebuilt index, made from records changed meanwhile, could repeat one.
-            try database.execute(sql: "DELETE FROM result_cache")
+            try database.execute(
+                sql: """
+                    DROP TRIGGER people_index_insert;
+                    DROP TRIGGER people_index_delete;
+                    DROP TRIGGER people_index_update;
+                    DROP TABLE IF EXISTS people_substring;
+                    CREATE TRIGGER people_index_insert AFTER INSERT ON people BEGIN
+                        INSERT INTO people_fts(rowid, first_name, last_name, company) VALUES (new.id, new.first_name, new.last_name, new.company);
+                    END;
+                    CREATE TRIGGER people_index_delete AFTER DELETE ON people BEGIN
+                        INSERT INTO people_fts(people_fts, rowid, first_name, last_name, company) VALUES ('delete', old.id, old.first_name, old.last_name, old.company);
+                    END;
+                    CREATE TRIGGER people_index_update AFTER UPDATE OF first_name, last_name, company ON people BEGIN
+                        INSERT INTO people_fts(people_fts, rowid, first_name, last_name, company) VALUES ('delete', old.id, old.first_name, old.last_name, old.company);
+                        INSERT INTO people_fts(rowid, first_name, last_name, company) VALUES (new.id, new.first_name, new.last_name, new.company);
+                    END;
+                    DROP TRIGGER animals_index_insert;
+                    DROP TRIGGER animals_index_delete;
+                    DROP TRIGGER animals_index_update;
+                    DROP TABLE IF EXISTS animals_substring;
+                    CREATE TRIGGER animals_index_insert AFTER INSERT ON animals BEGIN
+                        INSERT INTO animals_fts(rowid, name) VALUES (new.id, new.name);
+                    END;
+                    CREATE TRIGGER animals_index_delete AFTER DELETE ON animals BEGIN
+                        INSERT INTO animals_fts(animals_fts, rowid, name) VALUES ('delete', old.id, old.name);
+                    END;
+                    CREATE TRIGGER animals_index_update AFTER UPDATE OF name ON animals BEGIN
+                        INSERT INTO animals_fts(animals_fts, rowid, name) VALUES ('delete', old.id, old.name);
+                        INSERT INTO animals_fts(rowid, name) VALUES (new.id, new.name);
+                    END;
+                    DELETE FROM result_cache;
+                    """)
         }
         migrator.registerMigration("Store the records' times as integer milliseconds") {
             database in
-            // 6 bytes a time instead of 24 (see StoredTime): 46 MiB less for a million people.
-            for kind in Kind.allCases {
-                let times = ["created_at", "updated_at"]
-                try TableRebuild(
-                    table: kind.tableName,
-                    columns: (["id INTEGER PRIMARY KEY"]
-                        + kind.searchableFields.map { "\($0) TEXT NOT NULL DEFAULT ''" }
-                        + ["extra TEXT NOT NULL DEFAULT '{}'"]
-                        + times.map { "\($0) INTEGER NOT NULL" })
-                        .joined(separator: ", "),
-                    values: ["id"] + kind.searchableFields + ["extra"]
-                        + times.map(StoredTime.millisecondsSQL(fromTextIn:))
-                ).apply(to: database)
+            // 6 bytes a time instead of 24: 46 MiB less for a million people. SQLite's
+            // procedure for what ALTER TABLE cannot do
+            // (https://sqlite.org/lang_altertable.html#otheralter): a new table filled from the
+            // old one's rows, keeping ids (so the external-content indexes stay exact), the old
+            // one dropped, the new one renamed, and the table's indexes and triggers made again
+            // from their own SQL (a substring index built on first use at schema 6 has triggers
+            // of its own).
+            let milliseconds = { (column: String) in
+                """
+                CASE WHEN typeof(\(column)) = 'text'
+                          AND \(column) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'
+                          AND julianday(\(column)) IS NOT NULL
+                     THEN CAST(round((julianday(\(column)) - 2440587.5) * 86400000) AS INTEGER)
+                     ELSE \(column) END
+                """
+            }
+            let tables = [
+                (
+                    "people",
+                    "id INTEGER PRIMARY KEY, first_name TEXT NOT NULL DEFAULT '', "
+                        + "last_name TEXT NOT NULL DEFAULT '', company TEXT NOT NULL DEFAULT '', "
+                        + "extra TEXT NOT NULL DEFAULT '{}', created_at INTEGER NOT NULL, "
+                        + "updated_at INTEGER NOT NULL",
+                    "id, first_name, last_name, company, extra"
+                ),
+                (
+                    "animals",
+                    "id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '', "
+                        + "extra TEXT NOT NULL DEFAULT '{}', created_at INTEGER NOT NULL, "
+                        + "updated_at INTEGER NOT NULL",
+                    "id, name, extra"
+                ),
+            ]
+            for (table, columns, kept) in tables {
+                var dependents: [String] = []
+                try database.makeStatement(
+                    sql: """
+                        SELECT sql FROM sqlite_schema
+                        WHERE type IN ('index', 'trigger') AND tbl_name = ?1 AND sql IS NOT NULL
+                        ORDER BY type, name
+                        """
+                ).forEachRow([table]) { row in
+                    if let sql = row.text(at: 0) { dependents.append(sql) }
+                }
+                try database.execute(
+                    sql: """
+                        CREATE TABLE \(table)_rebuilt (\(columns));
+                        INSERT INTO \(table)_rebuilt SELECT \(kept), \(milliseconds("created_at")),
+                            \(milliseconds("updated_at")) FROM \(table);
+                        DROP TABLE \(table);
+                        ALTER TABLE \(table)_rebuilt RENAME TO \(table);
+                        """)
+                for sql in dependents {
+                    try database.execute(sql: sql)
+                }
             }
         }
         return migrator
     }()
+
+    /// Migration 4's re-indexing, as it shipped: every row of both kinds into the new word
+    /// indexes, 50,000 rows a statement, with FTS5 set for bulk writing meanwhile (no automerge,
+    /// an 8 MiB hash, crisis merges at 64 segments) and FTS5's defaults stored afterwards.
+    private static func reindexEveryRowForMigration4(
+        _ database: Database, onProgress: (MigrationProgress) -> Void
+    ) throws {
+        let kinds = [("people", "first_name, last_name, company"), ("animals", "name")]
+        let total = try kinds.reduce(0) {
+            $0 + (try database.fetchInt(sql: "SELECT count(*) FROM \($1.0)") ?? 0)
+        }
+        let settings = [
+            ("automerge", 0, 4), ("hashsize", 8 << 20, 1 << 20), ("crisismerge", 64, 16),
+        ]
+        var done = 0
+        for (table, columns) in kinds {
+            let index = "\(table)_fts"
+            for (setting, bulk, _) in settings {
+                try database.execute(
+                    sql: "INSERT INTO \(index)(\(index), rank) VALUES ('\(setting)', \(bulk))")
+            }
+            let slice = try database.makeStatement(
+                sql: """
+                    INSERT INTO \(index)(rowid, \(columns))
+                    SELECT id, \(columns) FROM \(table) WHERE id >= ?1 AND (?2 IS NULL OR id < ?2)
+                    """)
+            let count = try database.makeStatement(
+                sql: "SELECT count(*) FROM \(table) WHERE id >= ?1 AND (?2 IS NULL OR id < ?2)")
+            let boundary = try database.makeStatement(
+                sql: "SELECT id FROM \(table) WHERE id >= ?1 ORDER BY id LIMIT 1 OFFSET 50000")
+            var lower = Int64.min
+            while true {
+                let upper = try boundary.firstRow([lower]) { $0.int64(at: 0) }
+                try slice.execute([lower, upper])
+                done += try count.firstRow([lower, upper]) { $0.int(at: 0) } ?? 0
+                onProgress(MigrationProgress(done: done, total: total))
+                guard let upper else { break }
+                lower = upper
+            }
+            for (setting, _, standard) in settings {
+                try database.execute(
+                    sql: "INSERT INTO \(index)(\(index), rank) VALUES ('\(setting)', \(standard))")
+            }
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Changes what SQLite's `ALTER TABLE` cannot, such as a column's type, the way
 /// https://sqlite.org/lang_altertable.html#otheralter describes: a new table is made and filled
 /// from the old one's rows, the old table is dropped and the new one takes its name; the old

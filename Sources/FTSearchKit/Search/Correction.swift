@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Typo corrections from the index vocabulary: fuzzy matching's extra words, and did-you-mean.
 struct Correction {
     let database: Database

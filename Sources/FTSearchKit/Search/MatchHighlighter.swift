@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Finds the parts of a field that a search matched, for highlighting.
 ///
 /// Each word of the field is folded as the index folds it and compared with the query's folded

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Runs ranked searches against the FTS5 indexes, in every ``MatchMode``.
 ///
 /// Order (the ranking rules): records matching more query tokens as whole words first (`ann`

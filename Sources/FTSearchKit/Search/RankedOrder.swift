@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// The ranked matches of a search, best first: how many there are, and the first of them in
 /// order, as many as the pages asked for so far need. ``RankedPage`` computes it,
 /// ``ResultCache`` keeps it for searches that were expensive to rank.

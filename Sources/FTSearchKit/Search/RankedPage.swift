@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// The fast plan for the first pages of ranked results: the same order as
 /// ``QueryEngine/referenceSearch(_:request:)``, without ranking every match.
 ///

@@ -1,4 +1,5 @@
 import Dispatch
+import FTSearchSQLite
 
 /// A second connection to the same database, on its own thread, that ranks half of a large
 /// table's rowid range while the caller's connection ranks the other half.

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// The rankings of expensive searches, kept in the database so that the next search for the
 /// same text, in this process or a later one, skips the ranking.
 ///

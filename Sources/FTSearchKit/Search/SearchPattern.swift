@@ -1,42 +1,20 @@
-/// User text turned into a safe FTS5 query (https://sqlite.org/fts5.html#full_text_query_syntax).
-///
-/// The text is split into tokens by the index's own tokenizer, so query and index always agree
-/// on what a token is (letters and digits; case and diacritics folded). Each token becomes a
-/// quoted string — so `"`, `*`, `-`, `:`, `^`, parentheses and `AND`/`OR`/`NOT`/`NEAR` are
-/// never syntax — with the prefix `*` outside the quotes.
-///
-/// ```swift
-/// SearchPattern(matchingAllPrefixesIn: "O'Brien AND", tokenizer: t)?.prefixQuery
-/// // "o"* "brien"* "and"*
-/// ```
-public struct SearchPattern: Equatable, Sendable {
+/// The tokens of a search, as the index's own tokenizer splits and folds them
+/// (https://sqlite.org/fts5.html#full_text_query_syntax): letters and digits, case and
+/// diacritics folded, each distinct token once. ``quoted(_:)`` is the one way a token becomes
+/// FTS5 query text (a quoted string, so `"`, `*`, `-`, `:`, `^`, parentheses and
+/// `AND`/`OR`/`NOT`/`NEAR` are never syntax); ``MatchPlan`` builds every phrase with it.
+struct SearchPattern: Equatable, Sendable {
     /// The distinct folded tokens of the text, in order of first appearance (`ann ann` is `ann`).
-    public let tokens: [String]
-
-    /// Creates a pattern that matches records where every token of `text` is a prefix of some
-    /// token of a searchable field; `nil` when `text` has no letters or digits.
-    public init?(matchingAllPrefixesIn text: String, tokenizer: FTS5Tokenizer) {
-        self.init(tokens: tokenizer.tokens(in: text).map(\.text))
-    }
+    let tokens: [String]
 
     /// Creates a pattern from already folded tokens; `nil` when there are none.
-    public init?(tokens: [String]) {
+    init?(tokens: [String]) {
         guard !tokens.isEmpty else { return nil }
         var seen = Set<String>()
         self.tokens = tokens.filter { seen.insert($0).inserted }
     }
 
-    /// Every token as a prefix, all required: `"ann"* "mul"*`.
-    public var prefixQuery: String {
-        tokens.map { Self.quoted($0) + "*" }.joined(separator: " ")
-    }
-
-    /// One token as a whole word: `"ann"`.
-    public func wholeTokenQuery(at index: Int) -> String {
-        Self.quoted(tokens[index])
-    }
-
-    /// The FTS5 string literal for `token`, with `"` doubled.
+    /// The FTS5 string literal for `token`, with `"` doubled: `a"b` is `"a""b"`.
     static func quoted(_ token: String) -> String {
         "\"" + token.replacingAll("\"", with: "\"\"") + "\""
     }

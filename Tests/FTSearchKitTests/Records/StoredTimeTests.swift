@@ -1,5 +1,6 @@
 import Testing
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// Records' times are stored as integer milliseconds (schema version 7) and read back exactly.
 @Suite struct StoredTimeTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// Thousands of random Unicode queries — every FTS5 operator and punctuation, quotes, NUL,
 /// combining marks, emoji, right-to-left text — through `search` and `suggestions` on a small

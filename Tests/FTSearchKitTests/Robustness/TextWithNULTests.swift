@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// Text holding NUL characters is stored and compared whole, not cut at the first NUL (found by
 /// ``QueryFuzzTests``: history entries of `"NO\t{\0"` came back as `"NO\t{"`).

@@ -1,6 +1,7 @@
 import CSQLite
 import Testing
 @testable import FTSearchKit
+import FTSearchSQLite
 
 @Suite struct DatabaseTests {
     @Test func bindsAndReadsEveryType() throws {

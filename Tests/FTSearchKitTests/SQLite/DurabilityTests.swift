@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// Closing checkpoints the WAL unless every change of the connection may wait for the next
 /// checkpoint and the WAL is small (``Database/Durability``).

@@ -1,5 +1,6 @@
 import Testing
 @testable import FTSearchKit
+import FTSearchSQLite
 
 @Suite struct FTS5TokenizerTests {
     let tokenizer: FTS5Tokenizer

@@ -1,5 +1,6 @@
 import Testing
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// ftsearch's own tokenizers: the letters unicode61 leaves alone fold in the index, the query
 /// and history keys alike, and the trigram tokenizer pads and anchors words.

@@ -1,5 +1,6 @@
 import Testing
 @testable import FTSearchKit
+import FTSearchSQLite
 
 @Suite struct MigratorTests {
     private func migrator(failingAt failing: Int? = nil) -> Migrator {
@@ -33,7 +34,7 @@ import Testing
     @Test func newerDatabaseIsRefusedUntouched() throws {
         let database = try Database(path: ":memory:")
         try database.execute(sql: "PRAGMA user_version = 7")
-        let error = try #require(throws: SchemaVersionError.self) {
+        let error = try #require(throws: NewerSchemaError.self) {
             try migrator().migrate(database)
         }
         #expect(error.found == 7 && error.supported == 3)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// Shipped migrations are history: a database built to any version must have exactly the schema
 /// that version shipped with, as recorded in `Resources/schema/vN.sql`. Editing a shipped

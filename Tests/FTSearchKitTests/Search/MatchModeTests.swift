@@ -1,5 +1,6 @@
 import Testing
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// Substring and exact matching give exactly a naive filter's records (fold both sides with the
 /// index's tokenizer, compare word by word), on generated people and animals with diacritics

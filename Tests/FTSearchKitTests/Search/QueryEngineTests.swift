@@ -1,5 +1,6 @@
 import Testing
 @testable import FTSearchKit
+import FTSearchSQLite
 
 @Suite struct QueryEngineTests {
     let directory: TemporaryDirectory
@@ -126,12 +127,6 @@ import Testing
 }
 
 @Suite struct SearchPatternTests {
-    @Test func quotesEveryTokenAndPutsTheStarOutside() throws {
-        let pattern = try #require(SearchPattern(tokens: ["o", "brien"]))
-        #expect(pattern.prefixQuery == "\"o\"* \"brien\"*")
-        #expect(pattern.wholeTokenQuery(at: 1) == "\"brien\"")
-    }
-
     @Test func doublesQuotesInsideTokens() {
         #expect(SearchPattern.quoted("a\"b") == "\"a\"\"b\"")
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @_spi(Benchmarking) @testable import FTSearchKit
+import FTSearchSQLite
 
 /// Kept rankings (``ResultCache``) are served only while the indexes are as they were, give
 /// exactly the reference plan's results, and never hold up or fail a search.

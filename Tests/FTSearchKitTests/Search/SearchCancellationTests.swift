@@ -2,6 +2,7 @@ import CSQLite
 import Synchronization
 import Testing
 @testable import FTSearchKit
+import FTSearchSQLite
 
 @Suite struct SearchCancellationTests {
     let directory: TemporaryDirectory

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// The substring index exists only once a substring search needs it: imports do not build it,
 /// the first substring search of a kind does (once, with progress), every later change keeps it

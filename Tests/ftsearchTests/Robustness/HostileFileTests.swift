@@ -1,4 +1,5 @@
 import FTSearchKit
+import FTSearchSQLite
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 
 import FTSearchKit
+import FTSearchSQLite
 
 /// Sizes of the end-to-end robustness suites, scaled by `FTSEARCH_STRESS_ITERATIONS` (such as
 /// `10` or `10x`; `scripts/stress` sets it), and their seed, `FTSEARCH_FUZZ_SEED`.

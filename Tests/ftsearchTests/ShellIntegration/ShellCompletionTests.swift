@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// The scripts of `ftsearch completions` loaded in the real shells: bash with bash-completion,
 /// zsh and fish (scripts/test installs them). Subcommands, option values and search text from

@@ -1,52 +1,7 @@
-/// Searching, history and statistics: the operations behind the `ftsearch` commands.
+import FTSearchSQLite
+
+/// Counts, sizes and versions: what `ftsearch stats` shows.
 extension SearchIndex {
-    /// Runs a ranked prefix search.
-    ///
-    /// ```swift
-    /// let results = try index.search(SearchRequest(text: "ann mül", limit: 20))
-    /// results.total        // every match, whatever the limit
-    /// results.hits.first?.record.displayName  // "Anna Müller"
-    /// ```
-    ///
-    /// The first substring search of a kind builds its substring index (see
-    /// ``prepareIndexes(for:onProgress:)``).
-    public func search(_ request: SearchRequest) throws -> SearchResults {
-        try prepareIndexes(for: request)
-        return try queryEngine(helper: { [unowned self] in openRankingHelper }).search(request)
-    }
-
-    /// The engine that searches this index, with `helper` giving its second connection.
-    func queryEngine(helper: @escaping () -> RankingHelper?) throws -> QueryEngine {
-        QueryEngine(
-            database: database, tokenizer: try tokenizer, helper: helper,
-            resultCache: resultCacheMinimumCost.map {
-                ResultCache(database: database, minimumCost: $0)
-            })
-    }
-
-    /// The search history of this database.
-    public var history: SearchHistory {
-        get throws {
-            SearchHistory(
-                database: database, tokenizer: try tokenizer, clock: clock,
-                readOnlyReason: readOnlyReason)
-        }
-    }
-
-    /// Suggestions for a typed prefix, from history and the index's words.
-    ///
-    /// ```swift
-    /// try index.suggestions(forPrefix: "an")  // ["anna müller", "annex", ...]
-    /// ```
-    public func suggestions(
-        forPrefix prefix: String, options: SuggestionOptions = SuggestionOptions()
-    ) throws
-        -> [Suggestion]
-    {
-        try Suggester(database: database, tokenizer: tokenizer, clock: clock)
-            .suggestions(forPrefix: prefix, options: options)
-    }
-
     /// Counts, sizes and versions.
     public func statistics() throws -> IndexStatistics {
         var counts: [String: Int] = [:]

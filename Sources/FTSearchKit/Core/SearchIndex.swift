@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Importing records: `ftsearch import`.
 extension SearchIndex {
     /// Imports the records of `sources`, all in one transaction.

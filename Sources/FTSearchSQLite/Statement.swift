@@ -4,13 +4,13 @@ import CSQLite
 ///
 /// Prepared once, then reset, bound and stepped as often as needed; finalized on deinit.
 /// Like its ``Database``, a statement belongs to one thread at a time.
-public final class Statement {
+package final class Statement {
     /// The SQL text the statement was prepared from.
-    public let sql: String
-    let handle: OpaquePointer
+    package let sql: String
+    package let handle: OpaquePointer
     private unowned let database: Database
 
-    init(database: Database, sql: String) throws(SQLiteError) {
+    package init(database: Database, sql: String) throws(SQLiteError) {
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v3(
             database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT),
@@ -30,7 +30,7 @@ public final class Statement {
     // MARK: Binding
 
     /// Resets the statement and binds `arguments` to its parameters, in order.
-    public func bind(_ arguments: StatementArguments) throws(SQLiteError) {
+    package func bind(_ arguments: StatementArguments) throws(SQLiteError) {
         reset()
         for (offset, argument) in arguments.enumerated() {
             try bind(argument?.databaseValue ?? .null, at: Int32(offset + 1))
@@ -38,7 +38,7 @@ public final class Statement {
     }
 
     /// Binds one value to the 1-based parameter `index`.
-    public func bind(_ value: DatabaseValue, at index: Int32) throws(SQLiteError) {
+    package func bind(_ value: DatabaseValue, at index: Int32) throws(SQLiteError) {
         let code: Int32
         switch value {
         case .null: code = sqlite3_bind_null(handle, index)
@@ -58,7 +58,7 @@ public final class Statement {
     }
 
     /// Binds text to the 1-based parameter `index` (the fast path for bulk inserts).
-    public func bind(_ text: String, at index: Int32) throws(SQLiteError) {
+    package func bind(_ text: String, at index: Int32) throws(SQLiteError) {
         var text = text
         let code = text.withUTF8 { bytes -> Int32 in
             guard let base = bytes.baseAddress else {
@@ -72,17 +72,17 @@ public final class Statement {
     }
 
     /// Binds an integer to the 1-based parameter `index`.
-    public func bind(_ integer: Int64, at index: Int32) throws(SQLiteError) {
+    package func bind(_ integer: Int64, at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_int64(handle, index, integer))
     }
 
     /// Binds NULL to the 1-based parameter `index`.
-    public func bindNull(at index: Int32) throws(SQLiteError) {
+    package func bindNull(at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_null(handle, index))
     }
 
     /// Resets the statement so it can run again; bindings are kept.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
     }
 
@@ -92,7 +92,7 @@ public final class Statement {
     ///
     /// - Returns: `true` when a row is available, `false` when the statement is done.
     @discardableResult
-    public func step() throws(SQLiteError) -> Bool {
+    package func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -103,14 +103,14 @@ public final class Statement {
     }
 
     /// Binds `arguments` and runs the statement to completion, ignoring any rows.
-    public func execute(_ arguments: StatementArguments = []) throws(SQLiteError) {
+    package func execute(_ arguments: StatementArguments = []) throws(SQLiteError) {
         try bind(arguments)
         while try step() {}
         reset()
     }
 
     /// Binds `arguments`, then calls `body` for each row.
-    public func forEachRow(
+    package func forEachRow(
         _ arguments: StatementArguments = [], _ body: (Statement) throws -> Void
     ) throws {
         try bind(arguments)
@@ -121,7 +121,7 @@ public final class Statement {
     }
 
     /// Binds `arguments` and returns `transform` of the first row, or nil when there is none.
-    public func firstRow<T>(
+    package func firstRow<T>(
         _ arguments: StatementArguments = [], _ transform: (Statement) throws -> T
     ) throws -> T? {
         try bind(arguments)
@@ -132,27 +132,27 @@ public final class Statement {
     // MARK: Reading columns of the current row
 
     /// Whether the 0-based column `index` of the current row is NULL.
-    public func isNull(at index: Int32) -> Bool {
+    package func isNull(at index: Int32) -> Bool {
         sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
     /// The 0-based column `index` of the current row as an integer (NULL reads as 0).
-    public func int64(at index: Int32) -> Int64 {
+    package func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }
 
     /// The 0-based column `index` of the current row as an `Int` (NULL reads as 0).
-    public func int(at index: Int32) -> Int {
+    package func int(at index: Int32) -> Int {
         Int(sqlite3_column_int64(handle, index))
     }
 
     /// The 0-based column `index` of the current row as a double (NULL reads as 0).
-    public func double(at index: Int32) -> Double {
+    package func double(at index: Int32) -> Double {
         sqlite3_column_double(handle, index)
     }
 
     /// The 0-based column `index` of the current row as text, or nil for NULL.
-    public func text(at index: Int32) -> String? {
+    package func text(at index: Int32) -> String? {
         guard let pointer = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
@@ -160,14 +160,14 @@ public final class Statement {
 
     /// The bytes of the 0-based column `index` of the current row (a blob, or text as UTF-8);
     /// empty for NULL.
-    public func bytes(at index: Int32) -> [UInt8] {
+    package func bytes(at index: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, index))
         guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
     /// The 0-based column `index` of the current row as a ``DatabaseValue``.
-    public func value(at index: Int32) -> DatabaseValue {
+    package func value(at index: Int32) -> DatabaseValue {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_INTEGER: return .integer(int64(at: index))
         case SQLITE_FLOAT: return .real(double(at: index))

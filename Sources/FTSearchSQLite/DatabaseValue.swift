@@ -1,7 +1,7 @@
 import CSQLite
 
 /// A value stored in, or bound to, an SQLite column (https://sqlite.org/datatype3.html).
-public enum DatabaseValue: Equatable, Sendable {
+package enum DatabaseValue: Equatable, Sendable {
     case null
     case integer(Int64)
     case real(Double)
@@ -10,49 +10,49 @@ public enum DatabaseValue: Equatable, Sendable {
 }
 
 /// A Swift type that can be bound to a statement parameter.
-public protocol DatabaseValueConvertible {
+package protocol DatabaseValueConvertible {
     var databaseValue: DatabaseValue { get }
 }
 
 extension DatabaseValue: DatabaseValueConvertible {
     /// The value itself.
-    public var databaseValue: DatabaseValue { self }
+    package var databaseValue: DatabaseValue { self }
 }
 
 extension String: DatabaseValueConvertible {
     /// The string as text.
-    public var databaseValue: DatabaseValue { .text(self) }
+    package var databaseValue: DatabaseValue { .text(self) }
 }
 
 extension Substring: DatabaseValueConvertible {
     /// The substring as text.
-    public var databaseValue: DatabaseValue { .text(String(self)) }
+    package var databaseValue: DatabaseValue { .text(String(self)) }
 }
 
 extension [UInt8]: DatabaseValueConvertible {
     /// The bytes as a blob.
-    public var databaseValue: DatabaseValue { .blob(self) }
+    package var databaseValue: DatabaseValue { .blob(self) }
 }
 
 extension Int: DatabaseValueConvertible {
     /// The integer.
-    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    package var databaseValue: DatabaseValue { .integer(Int64(self)) }
 }
 
 extension Int64: DatabaseValueConvertible {
     /// The integer.
-    public var databaseValue: DatabaseValue { .integer(self) }
+    package var databaseValue: DatabaseValue { .integer(self) }
 }
 
 extension Double: DatabaseValueConvertible {
     /// The double as a real number.
-    public var databaseValue: DatabaseValue { .real(self) }
+    package var databaseValue: DatabaseValue { .real(self) }
 }
 
 extension Bool: DatabaseValueConvertible {
     /// `1` for true, `0` for false (SQLite has no boolean type).
-    public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    package var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
 }
 
 /// The values bound to a statement's parameters, in order: `[name, 42, nil]`.
-public typealias StatementArguments = [(any DatabaseValueConvertible)?]
+package typealias StatementArguments = [(any DatabaseValueConvertible)?]

@@ -12,13 +12,13 @@ import CSQLite
 /// let tokenizer = try FTS5Tokenizer(database: database, arguments: ["remove_diacritics", "2"])
 /// tokenizer.tokens(in: "Zoë O'Brien").map(\.text)  // ["zoe", "o", "brien"]
 /// ```
-public final class FTS5Tokenizer {
+package final class FTS5Tokenizer {
     /// One token: its folded text and where its source text lies in the input's UTF-8 bytes.
-    public struct Token: Equatable, Sendable {
+    package struct Token: Equatable, Sendable {
         /// The folded token, as stored in the index.
-        public var text: String
+        package var text: String
         /// The byte range of the original text in the input's UTF-8 representation.
-        public var sourceRange: Range<Int>
+        package var sourceRange: Range<Int>
     }
 
     private let database: Database
@@ -32,7 +32,7 @@ public final class FTS5Tokenizer {
     ///   - name: The tokenizer's name, such as `unicode61`.
     ///   - arguments: The tokenizer's options, as in a `tokenize=` table option.
     /// - Throws: ``SQLiteError`` when FTS5 or the tokenizer is missing.
-    public init(database: Database, name: String = "unicode61", arguments: [String] = [])
+    package init(database: Database, name: String = "unicode61", arguments: [String] = [])
         throws(SQLiteError)
     {
         guard let api = csqlite_fts5_api(database.handle) else {
@@ -61,7 +61,7 @@ public final class FTS5Tokenizer {
     }
 
     /// Splits `text` into folded tokens, in order.
-    public func tokens(in text: String) -> [Token] {
+    package func tokens(in text: String) -> [Token] {
         var collector = Collector()
         var text = text
         text.withUTF8 { bytes in

@@ -15,9 +15,9 @@ import CSQLite
 /// try database.execute(sql: "CREATE TABLE t(x)")
 /// try database.execute(sql: "INSERT INTO t VALUES (?)", arguments: ["hello"])
 /// ```
-public final class Database {
+package final class Database {
     /// How to open the file.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Read only; the file must exist.
         case readOnly
         /// Read and write; the file is created when missing. SQLite opens a file it may not
@@ -30,13 +30,13 @@ public final class Database {
     }
 
     /// The path of the database file.
-    public let path: String
+    package let path: String
     /// How the file was opened.
-    public let mode: Mode
-    let handle: OpaquePointer
+    package let mode: Mode
+    package let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
     /// The check behind ``interruptingStatements(when:_:)``, kept alive while it is installed.
-    var interruptCheck: InterruptCheck?
+    package var interruptCheck: InterruptCheck?
     /// Whether a transaction that must be durable by close has been committed.
     private var hasCommittedDurableByClose = false
     /// The rows changed by transactions committed with ``Durability/byNextCheckpoint``.
@@ -52,7 +52,7 @@ public final class Database {
     ///   - busyTimeoutMilliseconds: How long to wait for another process's lock before failing
     ///     with `SQLITE_BUSY` (https://sqlite.org/c3ref/busy_timeout.html).
     /// - Throws: ``SQLiteError`` when the file cannot be opened.
-    public init(
+    package init(
         path: String, mode: Mode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000
     )
         throws(SQLiteError)
@@ -105,20 +105,20 @@ public final class Database {
 
     /// Whether the connection can only read: opened read-only or immutable, or the file is
     /// write-protected (https://sqlite.org/c3ref/db_readonly.html).
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    package var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// The version of the SQLite library in use, such as `3.40.1`.
-    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+    package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
     // MARK: Statements
 
     /// Prepares `sql` as a new statement.
-    public func makeStatement(sql: String) throws(SQLiteError) -> Statement {
+    package func makeStatement(sql: String) throws(SQLiteError) -> Statement {
         try Statement(database: self, sql: sql)
     }
 
     /// A prepared statement for `sql`, reused across calls (for statements run often).
-    public func cachedStatement(sql: String) throws(SQLiteError) -> Statement {
+    package func cachedStatement(sql: String) throws(SQLiteError) -> Statement {
         if let statement = statementCache[sql] { return statement }
         let statement = try makeStatement(sql: sql)
         statementCache[sql] = statement
@@ -126,7 +126,7 @@ public final class Database {
     }
 
     /// Runs one or more `;`-separated statements without arguments, or one statement with them.
-    public func execute(sql: String, arguments: StatementArguments = []) throws(SQLiteError) {
+    package func execute(sql: String, arguments: StatementArguments = []) throws(SQLiteError) {
         if arguments.isEmpty {
             let code = sqlite3_exec(handle, sql, nil, nil, nil)
             guard code == SQLITE_OK else {
@@ -139,21 +139,21 @@ public final class Database {
 
     /// The first column of the first row of `sql` as an integer, or nil when there is no row
     /// or it is NULL.
-    public func fetchInt(sql: String, arguments: StatementArguments = []) throws -> Int? {
+    package func fetchInt(sql: String, arguments: StatementArguments = []) throws -> Int? {
         try makeStatement(sql: sql).firstRow(arguments) { $0.isNull(at: 0) ? nil : $0.int(at: 0) }
             ?? nil
     }
 
     /// The first column of the first row of `sql` as text, or nil when there is no row or it
     /// is NULL.
-    public func fetchText(sql: String, arguments: StatementArguments = []) throws -> String? {
+    package func fetchText(sql: String, arguments: StatementArguments = []) throws -> String? {
         try makeStatement(sql: sql).firstRow(arguments) { $0.text(at: 0) } ?? nil
     }
 
     // MARK: Transactions
 
     /// How a transaction takes its locks (https://sqlite.org/lang_transaction.html).
-    public enum TransactionKind: String, Sendable {
+    package enum TransactionKind: String, Sendable {
         case deferred = "DEFERRED"
         /// Takes the write lock at once, so the transaction never fails half-way for another
         /// writer: use it for every transaction that writes.
@@ -162,7 +162,7 @@ public final class Database {
 
     /// When a committed transaction must be in the database file itself, not only in the WAL
     /// (https://sqlite.org/wal.html#ckpt).
-    public enum Durability: Sendable {
+    package enum Durability: Sendable {
         /// By the time the connection closes: closing checkpoints the WAL (SQLite's default), so
         /// once the process has ended the file is complete, and can be copied alone.
         case byClose
@@ -177,7 +177,7 @@ public final class Database {
     /// The largest WAL a closing connection leaves behind (see ``Durability/byNextCheckpoint``).
     /// The next process to open the database reads all of it (about 0.6 ms per MiB), so it is
     /// kept small: a few dozen history entries.
-    public static let largestWALLeftOnClose = 256 << 10
+    package static let largestWALLeftOnClose = 256 << 10
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     ///
@@ -185,7 +185,7 @@ public final class Database {
     ///   - kind: How the transaction takes its locks.
     ///   - durability: When the committed changes must reach the database file.
     ///   - body: The work; its result is returned.
-    public func inTransaction<T>(
+    package func inTransaction<T>(
         _ kind: TransactionKind = .immediate, durability: Durability = .byClose,
         _ body: () throws -> T
     ) throws -> T {
@@ -224,7 +224,7 @@ public final class Database {
     /// written inside another transaction, on a read-only connection, or while another
     /// connection holds the write lock (no busy timeout is waited); an error rolls `body`'s
     /// changes back and is ignored.
-    public func writeWithoutWaiting(_ body: () throws -> Void) {
+    package func writeWithoutWaiting(_ body: () throws -> Void) {
         guard isAutocommit, !isReadOnly else { return }
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
@@ -235,7 +235,7 @@ public final class Database {
 
     /// Copies every page of this database into `destination`, replacing its contents, with
     /// SQLite's online backup (https://sqlite.org/backup.html).
-    public func copy(into destination: Database) throws(SQLiteError) {
+    package func copy(into destination: Database) throws(SQLiteError) {
         guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
             throw SQLiteError(
                 connection: destination.handle, code: sqlite3_errcode(destination.handle))
@@ -248,11 +248,11 @@ public final class Database {
     }
 
     /// Whether no transaction is open.
-    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+    package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     /// The rowid of the last row inserted on this connection.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// The number of rows changed by the last INSERT, UPDATE or DELETE.
-    public var changesCount: Int { Int(sqlite3_changes64(handle)) }
+    package var changesCount: Int { Int(sqlite3_changes64(handle)) }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import FTSearchSQLite
 
 #if canImport(Glibc)
     import Glibc
@@ -86,12 +87,21 @@ extension SearchIndex {
                 try database.execute(sql: "PRAGMA journal_mode = WAL")
             }
             if facts.version < latest {
-                try Schema.migrator.migrate(database, onProgress: onMigrationProgress)
+                try Schema.migrator.migrate(database) { progress in
+                    onMigrationProgress(
+                        ImportProgress(
+                            recordsRead: progress.done, bytesRead: Int64(progress.done),
+                            totalBytes: Int64(progress.total)))
+                }
             }
         } catch let error as SQLiteError where error.isCorruption {
             throw DatabaseOpenError.notADatabase(path: path, reason: error.message)
         } catch let error as SchemaVersionError {
             throw DatabaseOpenError.newerSchema(error)
+        } catch let error as NewerSchemaError {
+            // Another process upgraded the file between the check above and the migration.
+            throw DatabaseOpenError.newerSchema(
+                SchemaVersionError(path: path, found: error.found, supported: error.supported))
         }
     }
 

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Checking and repairing the database: `ftsearch check`, `optimize` and `rebuild`.
 extension SearchIndex {
     /// Runs SQLite's `integrity_check` (https://sqlite.org/pragma.html#pragma_integrity_check)

@@ -3,13 +3,13 @@ import CSQLite
 /// Reads one text column of rows picked by rowid through an incremental blob handle
 /// (https://sqlite.org/c3ref/blob_open.html): moving to another row is one b-tree seek, with
 /// no statement to step.
-final class ColumnReader {
+package final class ColumnReader {
     private let database: Database
     private let table: String
     private let column: String
     private var blob: OpaquePointer?
 
-    init(database: Database, table: String, column: String) {
+    package init(database: Database, table: String, column: String) {
         self.database = database
         self.table = table
         self.column = column
@@ -21,7 +21,7 @@ final class ColumnReader {
 
     /// Appends the column's bytes in row `rowid` to `bytes`; false when it cannot be read
     /// (no such row, or a value that is not text).
-    func append(row rowid: Int64, to bytes: inout [UInt8]) -> Bool {
+    package func append(row rowid: Int64, to bytes: inout [UInt8]) -> Bool {
         if let blob {
             guard sqlite3_blob_reopen(blob, rowid) == SQLITE_OK else { return false }
         } else {
@@ -46,7 +46,7 @@ final class ColumnReader {
 
     /// SQLite's NOCASE collation (sqlite3StrNICmp, then length): ASCII letters fold to lower
     /// case, every other byte compares as is, and the comparison stops at a NUL byte.
-    static func compareNoCase(_ left: [UInt8], _ right: [UInt8]) -> Int {
+    package static func compareNoCase(_ left: [UInt8], _ right: [UInt8]) -> Int {
         var index = 0
         let count = min(left.count, right.count)
         while index < count {
@@ -72,7 +72,7 @@ final class ColumnReader {
 
 extension Statement {
     /// Binds UTF-8 `bytes` as text to the 1-based parameter `index` (SQLite copies them).
-    func bind(utf8 bytes: [UInt8], at index: Int32) throws(SQLiteError) {
+    package func bind(utf8 bytes: [UInt8], at index: Int32) throws(SQLiteError) {
         let code = bytes.withUnsafeBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress, buffer.count > 0 else {
                 return sqlite3_bind_text(handle, index, "", 0, nil)

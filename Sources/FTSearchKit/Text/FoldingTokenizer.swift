@@ -1,4 +1,5 @@
 import CSQLite
+import FTSearchSQLite
 
 #if canImport(Glibc)
     import Glibc

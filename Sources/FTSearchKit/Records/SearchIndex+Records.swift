@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Managing records one at a time: the store behind `ftsearch add`, `update`, `delete` and
 /// `show`.
 ///

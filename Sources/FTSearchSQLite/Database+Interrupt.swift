@@ -8,7 +8,7 @@ extension Database {
     ///
     /// Unlike `sqlite3_interrupt`, which a statement that starts after the call ignores, the
     /// check holds for every statement `body` runs.
-    func interruptingStatements<T>(
+    package func interruptingStatements<T>(
         when shouldInterrupt: @escaping @Sendable () -> Bool, every instructions: Int32 = 1000,
         _ body: () throws -> T
     ) throws -> T {
@@ -18,7 +18,7 @@ extension Database {
     }
 
     /// Installs `shouldInterrupt` as the connection's progress handler, replacing any other.
-    func installInterruptCheck(
+    package func installInterruptCheck(
         _ shouldInterrupt: @escaping @Sendable () -> Bool, every instructions: Int32 = 1000
     ) {
         let check = InterruptCheck(shouldInterrupt)
@@ -33,17 +33,17 @@ extension Database {
     }
 
     /// Removes the progress handler that ``installInterruptCheck(_:every:)`` installed.
-    func removeInterruptCheck() {
+    package func removeInterruptCheck() {
         sqlite3_progress_handler(handle, 0, nil, nil)
         interruptCheck = nil
     }
 }
 
 /// The closure a progress handler calls, boxed so that C can hold a pointer to it.
-final class InterruptCheck {
-    let shouldInterrupt: @Sendable () -> Bool
+package final class InterruptCheck {
+    package let shouldInterrupt: @Sendable () -> Bool
 
-    init(_ shouldInterrupt: @escaping @Sendable () -> Bool) {
+    package init(_ shouldInterrupt: @escaping @Sendable () -> Bool) {
         self.shouldInterrupt = shouldInterrupt
     }
 }

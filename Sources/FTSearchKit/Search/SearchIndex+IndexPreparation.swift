@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// Indexes built on first use: the substring index of a kind exists only once a substring
 /// search of that kind has needed it (building it at every import took two thirds of the
 /// import's time, for one match mode).

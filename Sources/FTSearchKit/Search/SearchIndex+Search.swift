@@ -1,0 +1,26 @@
+/// Searching: ranked matches of a text, in any match mode.
+extension SearchIndex {
+    /// Runs a ranked prefix search.
+    ///
+    /// ```swift
+    /// let results = try index.search(SearchRequest(text: "ann mül", limit: 20))
+    /// results.total        // every match, whatever the limit
+    /// results.hits.first?.record.displayName  // "Anna Müller"
+    /// ```
+    ///
+    /// The first substring search of a kind builds its substring index (see
+    /// ``prepareIndexes(for:onProgress:)``).
+    public func search(_ request: SearchRequest) throws -> SearchResults {
+        try prepareIndexes(for: request)
+        return try queryEngine(helper: { [unowned self] in openRankingHelper }).search(request)
+    }
+
+    /// The engine that searches this index, with `helper` giving its second connection.
+    func queryEngine(helper: @escaping () -> RankingHelper?) throws -> QueryEngine {
+        QueryEngine(
+            database: database, tokenizer: try tokenizer, helper: helper,
+            resultCache: resultCacheMinimumCost.map {
+                ResultCache(database: database, minimumCost: $0)
+            })
+    }
+}

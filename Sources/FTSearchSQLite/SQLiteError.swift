@@ -1,0 +1,101 @@
+import CSQLite
+
+/// An error reported by SQLite, with the statement that caused it.
+///
+/// The description has one fixed shape and never includes bound values, which may be user data:
+/// `SQLite error 19: UNIQUE constraint failed: people.id - while executing `INSERT ...``
+///
+/// Apps meet it as `FTSearchKit.SQLiteError` when SQLite itself fails (a full disk, a damaged
+/// file); ``code`` says which failure it is without importing SQLite's C API.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    /// The extended result code (https://sqlite.org/rescode.html).
+    package let extendedResultCode: Int32
+    /// SQLite's explanation.
+    public let message: String
+    /// The SQL being executed, if any.
+    public let sql: String?
+
+    /// The primary result code: what kind of failure this is.
+    public var code: SQLiteResultCode { SQLiteResultCode(rawValue: resultCode) }
+    /// The extended result code, which refines ``code`` (`SQLITE_CONSTRAINT_PRIMARYKEY`).
+    public var extendedCode: SQLiteResultCode { SQLiteResultCode(rawValue: extendedResultCode) }
+
+    /// Creates an error from its parts.
+    package init(extendedResultCode: Int32, message: String, sql: String? = nil) {
+        self.extendedResultCode = extendedResultCode
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, ...).
+    package var resultCode: Int32 { extendedResultCode & 0xFF }
+
+    /// Whether the error means the file is not a database, or is damaged.
+    public var isCorruption: Bool {
+        resultCode == SQLITE_NOTADB || resultCode == SQLITE_CORRUPT
+    }
+
+    /// Whether the error comes from the disk or file system rather than the data.
+    public var isIOFailure: Bool {
+        [
+            SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_BUSY,
+            SQLITE_LOCKED,
+        ].contains(resultCode)
+    }
+
+    /// `SQLite error CODE: MESSAGE - while executing `SQL``.
+    public var description: String {
+        var text = "SQLite error \(extendedResultCode): \(message)"
+        if let sql { text += " - while executing `\(sql)`" }
+        return text
+    }
+}
+
+extension SQLiteError {
+    /// The error last reported on `connection`.
+    package init(connection: OpaquePointer?, code: Int32, sql: String? = nil) {
+        let message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
+        let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
+        self.init(extendedResultCode: extended == 0 ? code : extended, message: message, sql: sql)
+    }
+}
+
+/// An SQLite result code (https://sqlite.org/rescode.html), compared with the named constants:
+/// `if error.code == .busy { ... }`.
+public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The number SQLite uses for the code.
+    public let rawValue: Int32
+
+    /// Wraps SQLite's number for a code.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `SQLITE_ERROR`: a generic error, such as an SQL syntax error.
+    public static let error = Self(rawValue: SQLITE_ERROR)
+    /// `SQLITE_PERM`: access permission denied.
+    public static let permissionDenied = Self(rawValue: SQLITE_PERM)
+    /// `SQLITE_BUSY`: another connection holds a lock that was needed.
+    public static let busy = Self(rawValue: SQLITE_BUSY)
+    /// `SQLITE_LOCKED`: a table is locked by this connection's own work.
+    public static let locked = Self(rawValue: SQLITE_LOCKED)
+    /// `SQLITE_READONLY`: the database cannot be written.
+    public static let readOnly = Self(rawValue: SQLITE_READONLY)
+    /// `SQLITE_INTERRUPT`: the operation was cancelled.
+    public static let interrupted = Self(rawValue: SQLITE_INTERRUPT)
+    /// `SQLITE_IOERR`: the operating system reported an I/O error.
+    public static let ioError = Self(rawValue: SQLITE_IOERR)
+    /// `SQLITE_CORRUPT`: the file is damaged.
+    public static let corrupt = Self(rawValue: SQLITE_CORRUPT)
+    /// `SQLITE_FULL`: the disk is full.
+    public static let full = Self(rawValue: SQLITE_FULL)
+    /// `SQLITE_CANTOPEN`: the file could not be opened.
+    public static let cannotOpen = Self(rawValue: SQLITE_CANTOPEN)
+    /// `SQLITE_CONSTRAINT`: a constraint was violated.
+    public static let constraint = Self(rawValue: SQLITE_CONSTRAINT)
+    /// `SQLITE_NOTADB`: the file is not a database.
+    public static let notADatabase = Self(rawValue: SQLITE_NOTADB)
+
+    /// SQLite's English wording of the code: `database is locked`.
+    public var description: String { String(cString: sqlite3_errstr(rawValue)) }
+}
