@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "ftsearch",
+    // Synchronization's Atomic and Mutex need macOS 15 and iOS 18.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "FTSearchKit", targets: ["FTSearchKit"]),
         .executable(name: "ftsearch", targets: ["ftsearch"]),
@@ -40,14 +42,19 @@ let package = Package(
             name: "ftsearch-bench",
             dependencies: ["FTSearchKit", "FTSearchSQLite"]
         ),
+        // What every test suite shares: seeded randomness, temporary folders, settings.
+        .target(
+            name: "FTSearchTestSupport",
+            path: "Tests/FTSearchTestSupport"
+        ),
         .testTarget(
             name: "FTSearchKitTests",
-            dependencies: ["FTSearchKit", "FTSearchSQLite"],
+            dependencies: ["FTSearchKit", "FTSearchSQLite", "FTSearchTestSupport"],
             exclude: ["Resources"]
         ),
         .testTarget(
             name: "ftsearchTests",
-            dependencies: ["ftsearch", "FTSearchKit", "FTSearchSQLite"]
+            dependencies: ["ftsearch", "FTSearchKit", "FTSearchSQLite", "FTSearchTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -48,6 +48,17 @@ extension SearchIndex {
         return (database, readOnlyReason)
     }
 
+    /// Opens a connection that reads `path` beside a writer of the same process (see
+    /// ``SearchIndexPool``): read-write at the SQLite level, so that the caches a search keeps
+    /// can be written when no one else writes, but never migrating and never logging
+    /// (``ReadOnlyReason/openedForReading``). The file must exist at the latest schema.
+    static func openReaderConnection(at path: String) throws -> Database {
+        let database = try openDatabase(at: path, readingOnly: false)
+        try prepare(
+            database, at: path, readOnlyReason: .openedForReading, onMigrationProgress: { _ in })
+        return database
+    }
+
     /// Sets the connection up and checks the schema, in one statement for the common case.
     private static func prepare(
         _ database: Database, at path: String, readOnlyReason: ReadOnlyReason?,

@@ -69,19 +69,29 @@ public final class SearchIndex {
     /// - Throws: ``DatabaseOpenError`` when the file is missing, is not an ftsearch database,
     ///   comes from a newer version, or cannot be read; ``ReadOnlyDatabaseError`` when a
     ///   read-only database needs a schema upgrade; ``SQLiteError`` when SQLite fails.
-    public init(
+    public convenience init(
         path: String, mode: OpenMode = .createIfMissing,
         clock: @escaping @Sendable () -> Timestamp = Timestamp.now,
         onMigrationProgress: (ImportProgress) -> Void = { _ in }
     ) throws {
-        self.path = path
-        self.clock = clock
         if access(path, F_OK) != 0 {
             guard mode == .createIfMissing else { throw DatabaseOpenError.missing(path: path) }
             try Self.createParentDirectories(of: path)
         }
-        (database, readOnlyReason) = try Self.openConnection(
+        let (database, readOnlyReason) = try Self.openConnection(
             at: path, readingOnly: mode == .readOnly, onMigrationProgress: onMigrationProgress)
+        self.init(path: path, database: database, readOnlyReason: readOnlyReason, clock: clock)
+    }
+
+    /// An index on an open, prepared connection.
+    init(
+        path: String, database: Database, readOnlyReason: ReadOnlyReason?,
+        clock: @escaping @Sendable () -> Timestamp
+    ) {
+        self.path = path
+        self.clock = clock
+        self.database = database
+        self.readOnlyReason = readOnlyReason
         if database.mode == .immutable {
             // A second connection would open the file without `immutable`, and fail to read it.
             rankingHelper = .unavailable

@@ -18,18 +18,4 @@ enum StoredTime {
         default: nil
         }
     }
-
-    /// SQL that turns the ISO 8601 text in `column` into milliseconds since the epoch, and
-    /// leaves anything else as it is. Text that ftsearch wrote has exactly milliseconds, so the
-    /// conversion is exact (SQLite's own date functions count in whole milliseconds:
-    /// https://sqlite.org/lang_datefunc.html).
-    static func millisecondsSQL(fromTextIn column: String) -> String {
-        """
-        CASE WHEN typeof(\(column)) = 'text'
-                  AND \(column) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'
-                  AND julianday(\(column)) IS NOT NULL
-             THEN CAST(round((julianday(\(column)) - 2440587.5) * 86400000) AS INTEGER)
-             ELSE \(column) END
-        """
-    }
 }

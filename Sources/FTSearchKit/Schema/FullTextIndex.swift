@@ -31,14 +31,6 @@ struct FullTextIndex: Sendable, Equatable {
             description: "substring index")
     }
 
-    /// The word index of schema versions 1 to 3, before ftsearch had its own tokenizer.
-    static func unicode61Words(of kind: Kind) -> FullTextIndex {
-        FullTextIndex(
-            name: kind.indexName,
-            options: "tokenize='unicode61 remove_diacritics 2', prefix='1 2 3'",
-            description: "word index")
-    }
-
     /// Every index `kind` can have, in the order they are kept in step: words, then substrings.
     static func all(of kind: Kind) -> [FullTextIndex] {
         [.words(of: kind), .substrings(of: kind)]

@@ -37,16 +37,6 @@ struct ResultCache {
     /// rules, tokenizers), so that rankings an older ftsearch kept are never served.
     static let rankingVersion = 1
 
-    static let createTableSQL = """
-        CREATE TABLE result_cache (
-            id INTEGER PRIMARY KEY,
-            key TEXT NOT NULL UNIQUE,
-            structure BLOB NOT NULL,
-            total INTEGER NOT NULL,
-            entries BLOB NOT NULL
-        );
-        """
-
     /// The slot of the search that `plans` describe, as the indexes are now.
     func slot(for plans: [MatchPlan]) throws -> Slot {
         var structure: [UInt8] = []

@@ -22,9 +22,7 @@ extension SearchIndex {
         onProgress: (IndexBuildProgress) -> Void = { _ in }
     ) throws {
         let builder = IndexBuilder(database: database)
-        let needed = kinds.kinds.map {
-            IndexBuilder.Target(kind: $0, index: .serving(match, of: $0))
-        }
+        let needed = Self.indexes(serving: match, of: kinds)
         let missing = try builder.missing(from: needed)
         guard let first = missing.first else { return }
         let kindNames = missing.map(\.kind.rawValue).joined(separator: " and ")
@@ -49,5 +47,19 @@ extension SearchIndex {
     ) throws {
         guard !request.listsEverything else { return }
         try prepareIndexes(for: request.match, of: request.kinds, onProgress: onProgress)
+    }
+
+    /// Whether `request` needs an index the database does not have yet.
+    func lacksIndexes(for request: SearchRequest) throws -> Bool {
+        guard !request.listsEverything else { return false }
+        return try !IndexBuilder(database: database)
+            .missing(from: Self.indexes(serving: request.match, of: request.kinds)).isEmpty
+    }
+
+    /// The indexes that searching `kinds` in `match` mode reads.
+    private static func indexes(serving match: MatchMode, of kinds: KindSelection)
+        -> [IndexBuilder.Target]
+    {
+        kinds.kinds.map { IndexBuilder.Target(kind: $0, index: .serving(match, of: $0)) }
     }
 }

@@ -18,14 +18,6 @@ struct Vocabulary {
 
     var count: Int { starts.count }
 
-    static let createCacheSQL = """
-        CREATE TABLE vocabulary_cache (
-            kind TEXT PRIMARY KEY,
-            structure BLOB NOT NULL,
-            words BLOB NOT NULL
-        );
-        """
-
     /// The vocabulary of `kind`'s word index, from the cache when it is current.
     static func load(_ kind: Kind, from database: Database) throws -> Vocabulary {
         let structure = try IndexStructure.record(ofIndexNamed: kind.indexName, in: database)

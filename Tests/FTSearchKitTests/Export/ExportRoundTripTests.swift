@@ -1,4 +1,5 @@
 import Foundation
+import FTSearchTestSupport
 import Testing
 
 @testable import FTSearchKit

@@ -1,4 +1,5 @@
 import Testing
+import FTSearchTestSupport
 @testable import FTSearchKit
 
 @Suite struct SearchHistoryTests {

@@ -1,4 +1,5 @@
 import Testing
+import FTSearchTestSupport
 @testable import FTSearchKit
 
 /// The shortcuts of a large import into an empty database: a rollback journal instead of the

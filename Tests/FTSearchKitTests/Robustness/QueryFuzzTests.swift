@@ -1,4 +1,5 @@
 import Testing
+import FTSearchTestSupport
 
 @testable import FTSearchKit
 import FTSearchSQLite
@@ -12,8 +13,8 @@ import FTSearchSQLite
 ///
 /// Scale with `FTSEARCH_STRESS_ITERATIONS`, replay with `FTSEARCH_FUZZ_SEED`.
 @Suite struct QueryFuzzTests {
-    static let searchCount = FuzzSettings.iterations(3000)
-    static let suggestionCount = FuzzSettings.iterations(1500)
+    static let searchCount = TestSettings.iterations(3000)
+    static let suggestionCount = TestSettings.iterations(1500)
 
     /// Name parts: ordinary, accented, other scripts, operators and punctuation as names.
     static let nameParts = [
@@ -33,7 +34,7 @@ import FTSearchSQLite
     init() throws {
         directory = try TemporaryDirectory()
         index = try SearchIndex.temporary(in: directory)
-        var random = SeededGenerator(seed: FuzzSettings.seed("query-dataset", 0))
+        var random = SeededGenerator(seed: TestSettings.seed("query-dataset", 0))
         func name() -> String {
             (0..<Int.random(in: 1...3, using: &random)).map { _ in random.pick(Self.nameParts) }
                 .joined(separator: random.pick([" ", "-", "'", "", " & ", ", "]))
@@ -75,7 +76,7 @@ import FTSearchSQLite
     @Test func searchAgreesWithTheReferenceMatcher() throws {
         var failures = 0
         for index in 0..<Self.searchCount where failures < 5 {
-            let seed = FuzzSettings.seed("search", index)
+            let seed = TestSettings.seed("search", index)
             var random = SeededGenerator(seed: seed)
             let text = Self.query(using: &random)
             let kinds = random.pick([KindSelection.all, .people, .animals])
@@ -144,7 +145,7 @@ import FTSearchSQLite
         let history = try index.history
         var failures = 0
         for index in 0..<Self.suggestionCount where failures < 5 {
-            let seed = FuzzSettings.seed("suggest", index)
+            let seed = TestSettings.seed("suggest", index)
             var random = SeededGenerator(seed: seed)
             let prefix = Self.query(using: &random)
             let options = SuggestionOptions(

@@ -1,4 +1,5 @@
 import Testing
+import FTSearchTestSupport
 
 @testable import FTSearchKit
 
@@ -11,8 +12,8 @@ import Testing
 /// to `Fixtures/fuzz-regressions/`. Scale with `FTSEARCH_STRESS_ITERATIONS`, replay with
 /// `FTSEARCH_FUZZ_SEED`.
 @Suite struct ReaderFuzzTests {
-    static let generatedCount = FuzzSettings.iterations(1000)
-    static let mutatedCount = FuzzSettings.iterations(4000)
+    static let generatedCount = TestSettings.iterations(1000)
+    static let mutatedCount = TestSettings.iterations(4000)
 
     static let chunkSizes = [1, 2, 3, 7, 64, 4096, 1 << 16]
     static let bufferCapacities = [1, 2, 5, 16, 256, 1 << 16]
@@ -21,7 +22,7 @@ import Testing
     func generatedDocumentsReadBackExactly(format: FuzzFormat) {
         var failures = 0
         for index in 0..<Self.generatedCount where failures < 3 {
-            let seed = FuzzSettings.seed("generated-\(format)", index)
+            let seed = TestSettings.seed("generated-\(format)", index)
             var random = SeededGenerator(seed: seed)
             var generator = DocumentGenerator(random: random)
             let document = generator.document(format)
@@ -48,7 +49,7 @@ import Testing
     func mutatedDocumentsReadTheirIntactRecordsThenFailLocated(format: FuzzFormat) {
         var failures = 0
         for index in 0..<Self.mutatedCount where failures < 3 {
-            let seed = FuzzSettings.seed("mutated-\(format)", index)
+            let seed = TestSettings.seed("mutated-\(format)", index)
             var random = SeededGenerator(seed: seed)
             var generator = DocumentGenerator(random: random)
             let document = generator.document(format)
@@ -80,8 +81,8 @@ import Testing
     /// Fields of a megabyte and more, in every format, read whole across many buffer refills.
     @Test(arguments: FuzzFormat.allCases)
     func enormousFieldsAreReadWhole(format: FuzzFormat) {
-        for index in 0..<FuzzSettings.iterations(3) {
-            let seed = FuzzSettings.seed("enormous-\(format)", index)
+        for index in 0..<TestSettings.iterations(3) {
+            let seed = TestSettings.seed("enormous-\(format)", index)
             var generator = DocumentGenerator(random: SeededGenerator(seed: seed))
             generator.enormousFields = 1
             var document = generator.document(format)

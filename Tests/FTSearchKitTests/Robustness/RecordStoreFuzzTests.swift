@@ -1,4 +1,5 @@
 import Testing
+import FTSearchTestSupport
 
 @testable import FTSearchKit
 
@@ -33,12 +34,12 @@ import Testing
     }
 
     @Test func randomChangesKeepTheIndexInStep() throws {
-        let seed = FuzzSettings.seed("RecordStoreFuzzTests", 0)
+        let seed = TestSettings.seed("RecordStoreFuzzTests", 0)
         var generator = SeededGenerator(seed: seed)
         let directory = try TemporaryDirectory()
         let index = try SearchIndex.temporary(in: directory)
         var model = Model()
-        for step in 0..<FuzzSettings.iterations(2500) {
+        for step in 0..<TestSettings.iterations(2500) {
             let ids = Array(model.people.keys)
             switch Int.random(in: 0..<100, using: &generator) {
             case 0..<30:

@@ -1,5 +1,6 @@
 import CSQLite
 import Testing
+import FTSearchTestSupport
 @testable import FTSearchKit
 import FTSearchSQLite
 

@@ -1,4 +1,5 @@
 import Testing
+import FTSearchTestSupport
 @testable import FTSearchKit
 
 /// The fast ranking plan (``RankedPage``) must give exactly the reference plan's results: the
@@ -6,18 +7,6 @@ import Testing
 @Suite struct FastRankingTests {
     let directory: TemporaryDirectory
     let index: SearchIndex
-
-    /// A deterministic generator (SplitMix64), so a failure can be reproduced.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     // Few distinct words with shared prefixes, so that ties, whole-token matches of short
     // words ("A/S" gives the token "a") and rows with several hits are common.
@@ -38,7 +27,7 @@ import Testing
     init() throws {
         directory = try TemporaryDirectory()
         index = try SearchIndex.temporary(in: directory)
-        var random = SeededGenerator(state: 42)
+        var random = SeededGenerator(seed: 42)
         let people = (0..<2500).map { _ in
             (
                 Self.firstNames.randomElement(using: &random)!,
@@ -57,7 +46,7 @@ import Testing
     }
 
     static func queries() -> [String] {
-        var random = SeededGenerator(state: 7)
+        var random = SeededGenerator(seed: 7)
         let words = (firstNames + lastNames + companies).flatMap {
             $0.split(whereSeparator: { !$0.isLetter })
         }

@@ -1,4 +1,5 @@
 import Testing
+import FTSearchTestSupport
 @testable import FTSearchKit
 import FTSearchSQLite
 
@@ -20,7 +21,7 @@ import FTSearchSQLite
     init() throws {
         directory = try TemporaryDirectory()
         index = try SearchIndex.temporary(in: directory)
-        var random = FastRankingTests.SeededGenerator(state: 11)
+        var random = SeededGenerator(seed: 11)
         let people = (0..<600).map { _ in
             (
                 Self.names.randomElement(using: &random)!,
@@ -48,7 +49,7 @@ import FTSearchSQLite
     /// Queries: pieces of the names (1 to 5 letters from anywhere), in random case, some
     /// with accents, and two-word combinations.
     static func queries() -> [String] {
-        var random = FastRankingTests.SeededGenerator(state: 5)
+        var random = SeededGenerator(seed: 5)
         var queries: [String] = []
         for _ in 0..<300 {
             let name = Array(names.randomElement(using: &random)!)

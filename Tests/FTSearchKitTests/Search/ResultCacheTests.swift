@@ -1,4 +1,5 @@
 import Foundation
+import FTSearchTestSupport
 import Testing
 
 @_spi(Benchmarking) @testable import FTSearchKit

@@ -1,6 +1,7 @@
 import CSQLite
 import Synchronization
 import Testing
+import FTSearchTestSupport
 @testable import FTSearchKit
 import FTSearchSQLite
 

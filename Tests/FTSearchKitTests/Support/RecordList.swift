@@ -1,4 +1,5 @@
 import Testing
+import FTSearchTestSupport
 @testable import FTSearchKit
 
 /// A reader over records held in memory, for tests of what happens after reading.

@@ -1,4 +1,5 @@
 import Foundation
+import FTSearchTestSupport
 import Testing
 
 /// Several processes search (logging history) while another imports: every query succeeds,
@@ -8,8 +9,8 @@ import Testing
 /// finished (and at least 3 times); scaled by `FTSEARCH_STRESS_ITERATIONS`.
 @Suite struct ConcurrencyTests {
     static let querierCount = 4
-    static let recordCount = min(60_000 * StressSettings.scale, 200_000)
-    static let minimumRounds = StressSettings.iterations(3)
+    static let recordCount = min(60_000 * TestSettings.scale, 200_000)
+    static let minimumRounds = TestSettings.iterations(3)
 
     @Test func queriesWhileImportingAllSucceedAndAreCountedExactly() throws {
         let ftsearch = try FTSearchRunner.withFixtures()

@@ -1,4 +1,5 @@
 import Foundation
+import FTSearchTestSupport
 import Testing
 
 /// `ftsearch import` killed with SIGKILL at random moments — while it opens or creates the
@@ -9,8 +10,8 @@ import Testing
 /// Default: 20 kills during imports of 30,000 records; `FTSEARCH_STRESS_ITERATIONS=10` makes it
 /// 200 kills during imports of 200,000 records. Kill moments come from `FTSEARCH_FUZZ_SEED`.
 @Suite struct CrashSafetyTests {
-    static let recordCount = min(30_000 * StressSettings.scale, 200_000)
-    static let killCount = StressSettings.iterations(20)
+    static let recordCount = min(30_000 * TestSettings.scale, 200_000)
+    static let killCount = TestSettings.iterations(20)
 
     @Test func killedImportsLeaveAllOrNothing() throws {
         let ftsearch = try FTSearchRunner()
@@ -29,7 +30,7 @@ import Testing
         }
         let duration = durations.min() ?? 0
 
-        var random = SplitMix64(seed: StressSettings.seed)
+        var random = SeededGenerator(seed: TestSettings.seed)
         var killedMidway = 0
         for kill in 0..<Self.killCount {
             let exists = FileManager.default.fileExists(atPath: ftsearch.databasePath)
@@ -46,7 +47,7 @@ import Testing
             process.waitUntilExit()
             let wasKilled = process.terminationReason == .uncaughtSignal
             if wasKilled { killedMidway += 1 }
-            let context = "kill \(kill) after \(delay) s (seed \(StressSettings.seed))"
+            let context = "kill \(kill) after \(delay) s (seed \(TestSettings.seed))"
 
             guard FileManager.default.fileExists(atPath: ftsearch.databasePath) else {
                 #expect(wasKilled && !exists, "\(context): the database disappeared")

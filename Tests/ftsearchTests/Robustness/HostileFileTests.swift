@@ -1,4 +1,5 @@
 import FTSearchKit
+import FTSearchTestSupport
 import FTSearchSQLite
 import Foundation
 import Testing
@@ -93,9 +94,9 @@ import Testing
         try ftsearch.run(["import", try ftsearch.writePeople(3000, to: "more.ndjson")])
         let pristine = try #require(contents(ftsearch.databasePath))
         let pristinePath = ftsearch.databasePath
-        var random = SplitMix64(seed: StressSettings.seed)
+        var random = SeededGenerator(seed: TestSettings.seed)
         var damaged: [(String, Data)] = []
-        for index in 0..<StressSettings.iterations(6) {
+        for index in 0..<TestSettings.iterations(6) {
             var bytes = pristine
             let start = Int.random(in: (bytes.count / 8)..<(bytes.count * 7 / 8), using: &random)
             let length = Int.random(in: 16...4096, using: &random)

@@ -1,4 +1,5 @@
 import FTSearchKit
+import FTSearchTestSupport
 import Foundation
 import Testing
 
@@ -9,8 +10,8 @@ import Testing
 ///
 /// Default: 200 queries and 100 suggestions; scaled by `FTSEARCH_STRESS_ITERATIONS`.
 @Suite struct QueryFuzzEndToEndTests {
-    static let queryCount = StressSettings.iterations(200)
-    static let suggestionCount = StressSettings.iterations(100)
+    static let queryCount = TestSettings.iterations(200)
+    static let suggestionCount = TestSettings.iterations(100)
 
     static let pieces = [
         "ann", "Ann", "ZOË", "zoe", "mül", "o'br", "Ø", "smith", "\"", "\"\"", "*", "-", "--", ":",
@@ -22,7 +23,7 @@ import Testing
         "x*", "-ann", "\u{FEFF}", "\u{2028}", "ﬁ", "ß", "İ",
     ]
 
-    static func text(using random: inout SplitMix64) -> String {
+    static func text(using random: inout SeededGenerator) -> String {
         (0..<Int.random(in: 0...5, using: &random)).map { _ in
             pieces[Int(random.next() % UInt64(pieces.count))]
         }
@@ -36,7 +37,7 @@ import Testing
             FTSearchRunner.fixture("people.csv"),
         ])
         let index = try SearchIndex(path: ftsearch.databasePath, mode: .existingOnly)
-        var random = SplitMix64(seed: StressSettings.seed)
+        var random = SeededGenerator(seed: TestSettings.seed)
         var logged = 0
         for number in 0..<Self.queryCount {
             let text = Self.text(using: &random)
@@ -44,7 +45,7 @@ import Testing
             let outcome = try ftsearch.run(
                 ["query", "--format", "json", "--limit", "0"]
                     + (logsHistory ? [] : ["--no-history"]) + ["--", text])
-            let context = "query \(number) \(text.debugDescription) (seed \(StressSettings.seed))"
+            let context = "query \(number) \(text.debugDescription) (seed \(TestSettings.seed))"
             #expect(
                 outcome.exitCode == 0 && outcome.standardError.isEmpty,
                 "\(context): \(outcome.summary)")
@@ -66,7 +67,7 @@ import Testing
             let outcome = try ftsearch.run([
                 "suggest", "--source", source, "--format", "json", "--", text,
             ])
-            let context = "suggest \(number) \(text.debugDescription) (seed \(StressSettings.seed))"
+            let context = "suggest \(number) \(text.debugDescription) (seed \(TestSettings.seed))"
             #expect(
                 outcome.exitCode == 0 && outcome.standardError.isEmpty,
                 "\(context): \(outcome.summary)")

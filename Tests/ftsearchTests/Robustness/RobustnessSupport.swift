@@ -1,38 +1,8 @@
+import FTSearchTestSupport
 import Foundation
 
 import FTSearchKit
 import FTSearchSQLite
-
-/// Sizes of the end-to-end robustness suites, scaled by `FTSEARCH_STRESS_ITERATIONS` (such as
-/// `10` or `10x`; `scripts/stress` sets it), and their seed, `FTSEARCH_FUZZ_SEED`.
-enum StressSettings {
-    static let scale: Int = {
-        let raw = ProcessInfo.processInfo.environment["FTSEARCH_STRESS_ITERATIONS"] ?? "1"
-        let digits = raw.lowercased().hasSuffix("x") ? String(raw.dropLast()) : raw
-        return max(1, Int(digits) ?? 1)
-    }()
-
-    static let seed: UInt64 =
-        ProcessInfo.processInfo.environment["FTSEARCH_FUZZ_SEED"].flatMap { UInt64($0) }
-        ?? 0x5EED_F75E_A2C4
-
-    static func iterations(_ count: Int) -> Int { count * scale }
-}
-
-/// SplitMix64: a seeded generator, so that a failing run can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 extension FTSearchRunner {
     /// Writes an NDJSON file of `count` people without ids (so every import adds them all) and

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh directory under the system's temporary folder, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    public let path: String
 
-    init() throws {
+    public init() throws {
         path = NSTemporaryDirectory() + "ftsearch-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
@@ -14,18 +14,18 @@ final class TemporaryDirectory {
     }
 
     /// The path of `name` inside the directory.
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
     /// Writes `contents` to `name` and returns its path.
     @discardableResult
-    func write(_ contents: String, to name: String) throws -> String {
+    public func write(_ contents: String, to name: String) throws -> String {
         try contents.write(toFile: file(name), atomically: true, encoding: .utf8)
         return file(name)
     }
 
     /// The files of the directory (or of `folder` inside it) and their bytes: compare two to
     /// see that nothing there changed.
-    func snapshot(of folder: String? = nil) throws -> [String: Data] {
+    public func snapshot(of folder: String? = nil) throws -> [String: Data] {
         let folder = folder.map(file) ?? path
         var files: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder) {

@@ -1,0 +1,133 @@
+import Dispatch
+import FTSearchSQLite
+import Synchronization
+
+/// One database shared by many tasks at once: searches run in parallel, each on a connection
+/// of its own, while changes run one at a time on a single writer — the model of GRDB's
+/// `DatabasePool`, on SQLite's WAL promises (https://sqlite.org/wal.html): readers never block
+/// the writer and are never blocked by it, and each read sees the database as the last commit
+/// before it began left it.
+///
+/// ```swift
+/// let pool = try SearchIndexPool(path: "people.sqlite")
+/// async let ann = pool.search(SearchRequest(text: "ann"))
+/// async let bob = pool.search(SearchRequest(text: "bob"))
+/// let added = try await pool.write { try $0.insert(Person(firstName: "Ann", lastName: "Lee")) }
+/// print(try await ann.total, try await bob.total, added.id ?? 0)
+/// ```
+///
+/// A ``SearchIndex`` is not `Sendable`: the pool hands each one to one closure at a time, on a
+/// thread of its own, so a closure must not keep the index it is given. Work runs on Dispatch
+/// threads, never on the caller's: a long search or import does not hold up the Swift
+/// concurrency pool. ``search(_:)`` stops the search when its task is cancelled.
+public final class SearchIndexPool: Sendable {
+    /// The database file.
+    public let path: String
+    /// Why the database can only be read, or nil when the pool may change it.
+    public let readOnlyReason: ReadOnlyReason?
+    /// The most searches that run at once; more wait for a connection.
+    public let maximumReaders: Int
+
+    private let writer: Connection
+    private let writerLock = Mutex(())
+    private let idleReaders = Mutex<[Connection]>([])
+    private let readerSlots: DispatchSemaphore
+    private let clock: @Sendable () -> Timestamp
+    private let queue = DispatchQueue(label: "ftsearch.pool", attributes: .concurrent)
+
+    /// Opens (creating and migrating it if needed, unless `readOnly`) the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - readOnly: Whether to open it for reading only: every change then throws
+    ///     ``ReadOnlyDatabaseError``, and a missing file is not created.
+    ///   - maximumReaders: The most searches that run at once, each on its own connection
+    ///     (opened when first needed).
+    ///   - clock: The current time, for timestamps.
+    /// - Throws: What ``SearchIndex/init(path:mode:clock:onMigrationProgress:)`` throws.
+    public init(
+        path: String, readOnly: Bool = false, maximumReaders: Int = 4,
+        clock: @escaping @Sendable () -> Timestamp = Timestamp.now
+    ) throws {
+        precondition(maximumReaders > 0, "a pool needs at least one reader")
+        let index = try SearchIndex(
+            path: path, mode: readOnly ? .readOnly : .createIfMissing, clock: clock)
+        self.path = path
+        self.readOnlyReason = index.readOnlyReason
+        self.maximumReaders = maximumReaders
+        self.clock = clock
+        writer = Connection(index)
+        readerSlots = DispatchSemaphore(value: maximumReaders)
+    }
+
+    /// Runs `body` with a connection of its own that reads the database: searches, finds,
+    /// suggestions, exports. Many run at once; each sees the last commit before it began.
+    ///
+    /// The index given to `body` refuses changes (``ReadOnlyDatabaseError``): use
+    /// ``write(_:)`` for them.
+    public func read<T: Sendable>(
+        _ body: @escaping @Sendable (SearchIndex) throws -> T
+    ) async throws -> T {
+        try await onPoolThread { [self] in
+            readerSlots.wait()
+            defer { readerSlots.signal() }
+            let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
+            defer { idleReaders.withLock { $0.append(reader) } }
+            return try body(reader.index)
+        }
+    }
+
+    /// Runs `body` on the pool's one writer: inserts, updates, deletes, imports, history
+    /// entries, maintenance. Writes run one at a time, in the order they were asked for; a
+    /// write that `body` makes is committed (durably) when its method returns.
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (SearchIndex) throws -> T
+    ) async throws -> T {
+        try await onPoolThread { [self] in
+            try writerLock.withLock { _ in try body(writer.index) }
+        }
+    }
+
+    /// Searches on a reader connection; cancelling the task stops the search (it throws
+    /// `CancellationError`). An index the search needs and the database lacks (the substring
+    /// index, before the first substring search) is built first, by the writer.
+    public func search(_ request: SearchRequest) async throws -> SearchResults {
+        if try await read({ try $0.lacksIndexes(for: request) }) {
+            try await write { try $0.prepareIndexes(for: request) }
+        }
+        let cancellation = SearchCancellation()
+        return try await withTaskCancellationHandler {
+            try await read { try $0.search(request, cancellation: cancellation) }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    /// A new reader connection: beside the writer of this process, one that may keep caches;
+    /// on a database this process cannot write, one opened for reading only.
+    private func makeReader() throws -> Connection {
+        if readOnlyReason != nil {
+            return Connection(try SearchIndex(path: path, mode: .readOnly, clock: clock))
+        }
+        return Connection(
+            SearchIndex(
+                path: path, database: try SearchIndex.openReaderConnection(at: path),
+                readOnlyReason: .openedForReading, clock: clock))
+    }
+
+    /// Runs `work` on a Dispatch thread and resumes the caller with its result.
+    private func onPoolThread<T: Sendable>(
+        _ work: @escaping @Sendable () throws -> T
+    ) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// A connection the pool hands to one closure at a time (which is what makes moving it
+    /// between threads safe).
+    private final class Connection: @unchecked Sendable {
+        let index: SearchIndex
+        init(_ index: SearchIndex) { self.index = index }
+    }
+}
