@@ -2,8 +2,10 @@ import Foundation
 
 /// A fresh directory under the system's temporary folder, removed when the value is released.
 public final class TemporaryDirectory {
+    /// The directory's path.
     public let path: String
 
+    /// Creates the directory.
     public init() throws {
         path = NSTemporaryDirectory() + "ftsearch-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

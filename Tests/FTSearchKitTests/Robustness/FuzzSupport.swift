@@ -1,7 +1,6 @@
 import FTSearchTestSupport
 import Foundation
 
-
 /// Keeps the inputs that made a fuzz case fail, so that they can be added to
 /// `Fixtures/fuzz-regressions/` and replayed by ``FuzzRegressionTests`` for ever.
 enum FailedInputs {
