@@ -340,13 +340,16 @@ final class FTS5RankCollector {
             var index = 0
             while index < count {
                 var value: UInt32 = 0
-                var shift: UInt32 = 0
-                repeat {  // SQLite varint, at most 5 bytes for a 32-bit value
-                    guard index < count, shift < 35 else { return false }
+                var length = 0
+                repeat {
+                    // An SQLite varint (sqlite3Fts5PutVarint): seven bits a byte, the most
+                    // significant group first, the high bit set on every byte but the last; at
+                    // most 5 bytes for a 32-bit count.
+                    guard index < count, length < 5 else { return false }
                     let byte = bytes[index]
                     index += 1
-                    value |= UInt32(byte & 0x7F) << shift
-                    shift += 7
+                    length += 1
+                    value = value << 7 | UInt32(byte & 0x7F)
                     if byte & 0x80 == 0 { break }
                 } while true
                 total &+= value

@@ -1,6 +1,6 @@
 import Testing
 import FTSearchTestSupport
-@testable import FTSearchKit
+@_spi(Benchmarking) @testable import FTSearchKit
 
 /// The fast ranking plan (``RankedPage``) must give exactly the reference plan's results: the
 /// same total, the same records in the same order, with the same scores.
@@ -35,7 +35,15 @@ import FTSearchTestSupport
                 Self.companies.randomElement(using: &random)!
             )
         }
-        try index.importPeople(people)
+        // Columns of more than 127, 255 and 16,383 tokens: their sizes take two and three
+        // varint bytes in FTS5's docsize table.
+        let long = [130, 260, 300, 16_400].map { count in
+            (
+                "Ann", "Long\(count)",
+                "Acme " + Array(repeating: "filler", count: count).joined(separator: " ")
+            )
+        }
+        try index.importPeople(people + long)
         try index.importAnimals(
             (0..<300).map { _ in
                 Self.firstNames.randomElement(using: &random)! + " " + Self.lastNames.randomElement(
@@ -137,5 +145,25 @@ import FTSearchTestSupport
                 "infix counts of \(text)")
             #expect(fast == reference, "results of \(text)")
         }
+    }
+}
+
+/// FTS5's own `bm25()` order for one word in companies of every length: shortest first.
+@Suite struct LongColumnRankingTests {
+    @Test func longerCompaniesRankLowerExactlyAsBM25Does() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        let lengths = (0..<40).map { $0 * 10 } + [16_400]
+        var random = SeededGenerator(seed: TestSettings.seed)
+        try index.importPeople(
+            lengths.shuffled(using: &random).map { count in
+                let filler = Array(repeating: "lorem", count: count).joined(separator: " ")
+                return ("Pat", "Words\(count)", "Zebracorp \(filler)")
+            })
+        let request = SearchRequest(text: "zebracorp", kinds: .people, limit: 100)
+        let fast = try index.search(request)
+        let reference = try index.referenceSearch(request)
+        #expect(fast == reference)
+        #expect(fast.hits.map { $0.record[field: "last_name"] } == lengths.map { "Words\($0)" })
     }
 }
