@@ -1,8 +1,8 @@
 /// Where the database lives when no path is given.
-public enum DatabaseLocation {
+package enum DatabaseLocation {
     /// The database path: `explicitPath` when given, else `$FTSEARCH_DB`, else
     /// `$XDG_DATA_HOME/ftsearch/ftsearch.sqlite`, else `~/.local/share/ftsearch/ftsearch.sqlite`.
-    public static func resolve(explicitPath: String? = nil, environment: [String: String]) -> String
+    package static func resolve(explicitPath: String? = nil, environment: [String: String]) -> String
     {
         if let explicitPath, !explicitPath.isEmpty { return explicitPath }
         if let path = environment["FTSEARCH_DB"], !path.isEmpty { return path }

@@ -47,24 +47,24 @@ public struct OutputError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// An open file descriptor written with `write(2)`: standard output, or an export file.
-public final class FileDescriptorOutput: ByteSink {
+package final class FileDescriptorOutput: ByteSink {
     /// The name to report errors under (`-` for standard output).
-    public let path: String
+    package let path: String
     let descriptor: Int32
 
     /// Writes to `descriptor`, which stays open; `path` names it in errors.
-    public init(descriptor: Int32, path: String) {
+    package init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
         self.path = path
     }
 
     /// Standard output.
-    public static func standardOutput() -> FileDescriptorOutput {
+    package static func standardOutput() -> FileDescriptorOutput {
         FileDescriptorOutput(descriptor: STDOUT_FILENO, path: "-")
     }
 
     /// Writes all of `bytes`, retrying when interrupted and after short writes.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         var offset = 0
         while offset < bytes.count {
             let count = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -10,9 +10,9 @@
 /// Without `overwrite`, an existing file is refused when the export starts, and again, atomically,
 /// at the end (the temporary file is hard-linked to the name, which fails if a file appeared
 /// meanwhile). An uncommitted temporary file is removed when the value is released.
-public final class ExportFile: ByteSink {
+package final class ExportFile: ByteSink {
     /// The file's final path.
-    public let path: String
+    package let path: String
     private let overwrite: Bool
     private let temporaryPath: String
     private let output: FileDescriptorOutput
@@ -23,7 +23,7 @@ public final class ExportFile: ByteSink {
     ///
     /// - Throws: ``OutputError`` of kind `.exists` when `path` exists and `overwrite` is false
     ///   (or it is a folder), `.cannotCreate` when the temporary file cannot be made.
-    public init(path: String, overwrite: Bool) throws(OutputError) {
+    package init(path: String, overwrite: Bool) throws(OutputError) {
         self.path = path
         self.overwrite = overwrite
         var status = stat()
@@ -58,7 +58,7 @@ public final class ExportFile: ByteSink {
     }
 
     /// Writes `bytes` to the temporary file.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         try output.write(bytes)
     }
 
@@ -66,7 +66,7 @@ public final class ExportFile: ByteSink {
     ///
     /// - Throws: ``OutputError`` of kind `.exists` when, without `overwrite`, a file took the
     ///   name meanwhile; `.writeFailed` when the data cannot be flushed or the file renamed.
-    public func commit() throws(OutputError) {
+    package func commit() throws(OutputError) {
         if fsync(output.descriptor) != 0 { throw .systemError(.writeFailed, path: path) }
         closeDescriptor()
         if overwrite {

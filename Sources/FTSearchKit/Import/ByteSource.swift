@@ -41,17 +41,17 @@ public struct InputError: Error, Equatable, Sendable {
 }
 
 /// An input file read with `read(2)`: a path on disk, or standard input for `-`.
-public final class InputFile: ByteSource {
+package final class InputFile: ByteSource {
     /// The path as given, `-` for standard input.
-    public let path: String
+    package let path: String
     /// The size in bytes of a regular file; `nil` for pipes and terminals.
-    public let size: Int64?
+    package let size: Int64?
     private let descriptor: Int32
 
     /// Opens `path` for reading; `-` means standard input.
     ///
     /// - Throws: ``InputError`` with kind `.missing` or `.unreadable`.
-    public init(path: String) throws(InputError) {
+    package init(path: String) throws(InputError) {
         self.path = path
         if path == "-" {
             descriptor = STDIN_FILENO
@@ -81,7 +81,7 @@ public final class InputFile: ByteSource {
     }
 
     /// Reads the next bytes of the file with `read(2)`, retrying when interrupted.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         while true {
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }

@@ -20,12 +20,12 @@
 ///   end of the input, an empty or duplicate field name, a malformed header, a read failure.
 ///
 /// See [RFC 4180](https://www.rfc-editor.org/rfc/rfc4180).
-public struct CSVReader: RecordReader {
+package struct CSVReader: RecordReader {
     private var reader: DelimitedTextReader<CSVDialect>
 
     /// Creates a reader of the CSV text in `source`; nothing is read until the first record is
     /// asked for.
-    public init(source: any ByteSource) {
+    package init(source: any ByteSource) {
         reader = DelimitedTextReader(source: source)
     }
 
@@ -36,16 +36,16 @@ public struct CSVReader: RecordReader {
 
     /// The names from the header row, once the first record has been asked for; `nil` before,
     /// and for an empty input.
-    public var fieldNames: [String]? { reader.fieldNames }
+    package var fieldNames: [String]? { reader.fieldNames }
 
     /// How many bytes of the input have been read so far.
-    public var bytesConsumed: Int64 { reader.bytesConsumed }
+    package var bytesConsumed: Int64 { reader.bytesConsumed }
 
     /// Reads the next row as a record of `.string` fields named by the header.
     ///
     /// - Returns: The next record, or `nil` at the end of the input.
     /// - Throws: ``RecordSyntaxError`` for a malformed row or header.
-    public mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
+    package mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
         try reader.nextRecord()
     }
 }

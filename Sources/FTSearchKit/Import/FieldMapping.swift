@@ -5,7 +5,7 @@
 /// `family_name`, `organization`, `employer`) are accepted too. `created_at` and `updated_at`
 /// (ISO 8601 times, as ``SearchIndex/export(_:as:to:)`` writes them) set the record's
 /// timestamps. Every other field is kept as an extra field with its JSON type.
-public enum FieldMapping {
+package enum FieldMapping {
     /// The role an input field plays.
     enum Role: Equatable {
         case id
@@ -47,7 +47,7 @@ public enum FieldMapping {
 
     /// The kind a record with these field names holds: people when it has a first or last
     /// name, animals when it has a name, `nil` when it has neither.
-    public static func inferredKind(fromFieldNames names: [String]) -> Kind? {
+    package static func inferredKind(fromFieldNames names: [String]) -> Kind? {
         let roles = Set(names.map { aliases[.people]?[normalizedName($0)] })
         if roles.contains(0) || roles.contains(1) { return .people }
         if names.contains(where: { aliases[.animals]?[normalizedName($0)] != nil }) {
@@ -61,7 +61,7 @@ public enum FieldMapping {
     /// - Throws: ``RecordValidationError`` when a searchable field is not a scalar, when two
     ///   fields give the same searchable field, when the id is not an integer, or when the
     ///   record lacks a name.
-    public static func record(of kind: Kind, from fields: [JSONMember])
+    package static func record(of kind: Kind, from fields: [JSONMember])
         throws(RecordValidationError) -> Record
     {
         var roles = RoleCache()
@@ -216,12 +216,12 @@ public enum FieldMapping {
 }
 
 /// A well-formed record that is not a valid person or animal.
-public struct RecordValidationError: Error, Equatable, Sendable {
+package struct RecordValidationError: Error, Equatable, Sendable {
     /// What is wrong, as a short lowercase phrase.
-    public var reason: String
+    package var reason: String
 
     /// Creates an error with its reason.
-    public init(_ reason: String) {
+    package init(_ reason: String) {
         self.reason = reason
     }
 }

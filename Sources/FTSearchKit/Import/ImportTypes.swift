@@ -15,17 +15,43 @@ public struct ImportOptions: Sendable {
     }
 }
 
-/// One input of an import: a reader and the name to report its problems under.
+/// One input of an import: a stream of JSON, NDJSON, CSV or TSV, and the name to report its
+/// problems under (``RecordProblem/path``).
+///
+/// ```swift
+/// let csv = MemoryInput("first_name,last_name\nAnn,Lee\n")
+/// let source = try ImportSource(name: "pasted.csv", bytes: csv, format: .csv)
+/// try index.importRecords(from: [source], options: ImportOptions())
+/// ```
+///
+/// Files are opened with ``open(_:format:)``.
 public struct ImportSource {
-    /// The path as the user gave it (`-` for standard input).
+    /// The path as the user gave it (`-` for standard input), or the stream's name.
     public var path: String
     /// The total size in bytes, when known (for progress reports).
     public var size: Int64?
     /// The reader of the input's records.
-    public var reader: any RecordReader
+    package var reader: any RecordReader
 
-    /// Creates a source.
-    public init(path: String, size: Int64? = nil, reader: any RecordReader) {
+    /// A source that reads `bytes` as `format`, or as the format its first bytes show when
+    /// `format` is nil.
+    ///
+    /// - Parameters:
+    ///   - name: What to call the input in problems and progress.
+    ///   - bytes: The input.
+    ///   - format: Its format; nil guesses it from the first bytes.
+    ///   - size: The input's size in bytes, when known (for progress reports).
+    /// - Throws: ``InputError`` when reading the first bytes (to guess the format) fails.
+    public init(
+        name: String, bytes: any ByteSource, format: InputFormat? = nil, size: Int64? = nil
+    ) throws(InputError) {
+        self.init(
+            path: name, size: size,
+            reader: try InputFormat.makeReader(for: bytes, format: format).reader)
+    }
+
+    /// A source with its reader.
+    package init(path: String, size: Int64? = nil, reader: any RecordReader) {
         self.path = path
         self.size = size
         self.reader = reader

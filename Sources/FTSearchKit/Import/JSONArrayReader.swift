@@ -23,7 +23,7 @@
 /// top-level value and read failures are not: every later call throws the same error.
 ///
 /// See [RFC 8259](https://www.rfc-editor.org/rfc/rfc8259).
-public struct JSONArrayReader: RecordReader {
+package struct JSONArrayReader: RecordReader {
     /// Where the reader is in the document's outer structure.
     private enum Position {
         case beforeDocument
@@ -55,7 +55,7 @@ public struct JSONArrayReader: RecordReader {
 
     /// Creates a reader of the JSON document in `source`; nothing is read until the first record
     /// is asked for.
-    public init(source: any ByteSource) {
+    package init(source: any ByteSource) {
         self.init(source: source, bufferCapacity: ReadBuffer.defaultCapacity)
     }
 
@@ -69,14 +69,14 @@ public struct JSONArrayReader: RecordReader {
     }
 
     /// How many bytes of the input have been read so far.
-    public var bytesConsumed: Int64 { buffer.windowOffset }
+    package var bytesConsumed: Int64 { buffer.windowOffset }
 
     /// Reads the next object of the document.
     ///
     /// - Returns: The next record, or `nil` after the end of the document.
     /// - Throws: ``RecordSyntaxError`` for an element that is not an object (recoverable), for
     ///   malformed JSON or an unexpected document shape (not recoverable).
-    public mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
+    package mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
         if let failure { throw failure }
         do throws(RecordSyntaxError) {
             return try readRecord()

@@ -14,7 +14,7 @@
 /// ends reading.
 ///
 /// See [JSON Lines](https://jsonlines.org) and [NDJSON](https://github.com/ndjson/ndjson-spec).
-public struct NDJSONReader: RecordReader {
+package struct NDJSONReader: RecordReader {
     private let buffer: ReadBuffer
     private var parser: JSONParser
     /// The number of the line at the start of the buffer's window.
@@ -24,7 +24,7 @@ public struct NDJSONReader: RecordReader {
 
     /// Creates a reader of the NDJSON text in `source`; nothing is read until the first record
     /// is asked for.
-    public init(source: any ByteSource) {
+    package init(source: any ByteSource) {
         self.init(source: source, bufferCapacity: ReadBuffer.defaultCapacity)
     }
 
@@ -38,14 +38,14 @@ public struct NDJSONReader: RecordReader {
     }
 
     /// How many bytes of the input have been read so far.
-    public var bytesConsumed: Int64 { buffer.windowOffset }
+    package var bytesConsumed: Int64 { buffer.windowOffset }
 
     /// Reads the object on the next non-blank line.
     ///
     /// - Returns: The next record, or `nil` at the end of the input.
     /// - Throws: A recoverable ``RecordSyntaxError`` for a malformed line or a value that is not
     ///   an object.
-    public mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
+    package mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
         if let failure { throw failure }
         while let length = try nextLineLength() {
             let number = line

@@ -2,7 +2,7 @@
 ///
 /// Readers never hold more than the record being read (plus a fixed-size read buffer), so files
 /// much larger than memory can be imported.
-public protocol RecordReader {
+package protocol RecordReader {
     /// Reads the next record.
     ///
     /// - Returns: The next record, or `nil` at the end of the input.
@@ -15,22 +15,22 @@ public protocol RecordReader {
 }
 
 /// Malformed input, located in the file it came from.
-public struct RecordSyntaxError: Error, Equatable, Sendable {
+package struct RecordSyntaxError: Error, Equatable, Sendable {
     /// The 1-based physical line of the problem.
-    public var line: Int
+    package var line: Int
     /// The 1-based column (in bytes) of the problem, where it helps.
-    public var column: Int?
+    package var column: Int?
     /// What is wrong, as a short lowercase phrase: `unterminated string`.
-    public var reason: String
+    package var reason: String
     /// Whether the reader can go on with the next record (a bad CSV row, a bad NDJSON line),
     /// or the rest of the input cannot be trusted (a broken JSON array).
-    public var isRecoverable: Bool
+    package var isRecoverable: Bool
     /// The failure of the input itself (a read error), when that, not the data, stopped the
     /// reader; such errors are never recoverable.
-    public var inputError: InputError?
+    package var inputError: InputError?
 
     /// Creates an error located at `line` (and `column`).
-    public init(
+    package init(
         line: Int, column: Int? = nil, reason: String, isRecoverable: Bool,
         inputError: InputError? = nil
     ) {

@@ -16,12 +16,12 @@
 ///
 /// See the [IANA text/tab-separated-values](https://www.iana.org/assignments/media-types/text/tab-separated-values)
 /// registration.
-public struct TSVReader: RecordReader {
+package struct TSVReader: RecordReader {
     private var reader: DelimitedTextReader<TSVDialect>
 
     /// Creates a reader of the TSV text in `source`; nothing is read until the first record is
     /// asked for.
-    public init(source: any ByteSource) {
+    package init(source: any ByteSource) {
         reader = DelimitedTextReader(source: source)
     }
 
@@ -32,16 +32,16 @@ public struct TSVReader: RecordReader {
 
     /// The names from the header line, once the first record has been asked for; `nil` before,
     /// and for an empty input.
-    public var fieldNames: [String]? { reader.fieldNames }
+    package var fieldNames: [String]? { reader.fieldNames }
 
     /// How many bytes of the input have been read so far.
-    public var bytesConsumed: Int64 { reader.bytesConsumed }
+    package var bytesConsumed: Int64 { reader.bytesConsumed }
 
     /// Reads the next line as a record of `.string` fields named by the header.
     ///
     /// - Returns: The next record, or `nil` at the end of the input.
     /// - Throws: ``RecordSyntaxError`` for a malformed line or header.
-    public mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
+    package mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
         try reader.nextRecord()
     }
 }
