@@ -2,7 +2,8 @@
 package enum DatabaseLocation {
     /// The database path: `explicitPath` when given, else `$FTSEARCH_DB`, else
     /// `$XDG_DATA_HOME/ftsearch/ftsearch.sqlite`, else `~/.local/share/ftsearch/ftsearch.sqlite`.
-    package static func resolve(explicitPath: String? = nil, environment: [String: String]) -> String
+    package static func resolve(explicitPath: String? = nil, environment: [String: String])
+        -> String
     {
         if let explicitPath, !explicitPath.isEmpty { return explicitPath }
         if let path = environment["FTSEARCH_DB"], !path.isEmpty { return path }
