@@ -22,11 +22,11 @@ extension SearchIndex {
     ///
     /// - Throws: ``ExportError``.
     @discardableResult
-    public func export(_ kinds: KindSelection, as format: InputFormat, to sink: any ByteSink)
+    public func export(_ kinds: Set<Kind>, as format: InputFormat, to sink: any ByteSink)
         throws -> ExportSummary
     {
         var exporter = try RecordExporter(
-            database: database, format: format, kinds: kinds.kinds, sink: sink)
+            database: database, format: format, kinds: kinds.inOrder, sink: sink)
         return try exporter.run()
     }
 
@@ -38,7 +38,7 @@ extension SearchIndex {
     ///   kind `.exists` when the file exists and `overwrite` is false.
     @discardableResult
     public func export(
-        _ kinds: KindSelection, as format: InputFormat, toFile path: String, overwrite: Bool = false
+        _ kinds: Set<Kind>, as format: InputFormat, toFile path: String, overwrite: Bool = false
     ) throws -> ExportSummary {
         do {
             let file = try ExportFile(path: path, overwrite: overwrite)

@@ -7,7 +7,7 @@ public struct HistoryEntry: Sendable, Equatable {
     /// The normalized key (see ``SearchHistory``).
     public var key: String
     /// The kinds searched the last time.
-    public var kinds: KindSelection
+    public var kinds: Set<Kind>
     /// How many records the last search found.
     public var resultCount: Int
     /// How many times it was searched.

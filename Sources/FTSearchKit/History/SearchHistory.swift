@@ -26,7 +26,7 @@ public struct SearchHistory {
     /// (see ``Database/Durability/byNextCheckpoint``): a search costs no disk flush.
     ///
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
-    public func record(_ text: String, kinds: KindSelection, resultCount: Int) throws {
+    public func record(_ text: String, kinds: Set<Kind>, resultCount: Int) throws {
         let key = HistoryKey.normalize(text, tokenizer: tokenizer)
         guard !key.isEmpty else { return }
         try requireWriteAccess(for: "record the search in the history")
@@ -40,7 +40,7 @@ public struct SearchHistory {
                         text = excluded.text, kind = excluded.kind, result_count = excluded.result_count,
                         use_count = use_count + 1, last_used = excluded.last_used
                     """
-            ).execute([key, text, kinds.rawValue, resultCount, now])
+            ).execute([key, text, kinds.name, resultCount, now])
         }
     }
 
@@ -123,7 +123,7 @@ public struct SearchHistory {
     static func entry(from row: Statement) -> HistoryEntry {
         HistoryEntry(
             id: row.int64(at: 0), text: row.text(at: 1) ?? "", key: row.text(at: 2) ?? "",
-            kinds: KindSelection(rawValue: row.text(at: 3) ?? "") ?? .all,
+            kinds: Set<Kind>(name: row.text(at: 3) ?? "") ?? .all,
             resultCount: row.int(at: 4), useCount: row.int(at: 5),
             firstUsed: Timestamp(iso8601: row.text(at: 6) ?? "")
                 ?? Timestamp(millisecondsSinceEpoch: 0),

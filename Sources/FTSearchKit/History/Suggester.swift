@@ -14,10 +14,10 @@ struct Suggester {
     func suggestions(forPrefix prefix: String, options: SuggestionOptions) throws -> [Suggestion] {
         let key = HistoryKey.normalizePrefix(prefix, tokenizer: tokenizer)
         var suggestions: [Suggestion] = []
-        if options.sources != .index {
+        if options.sources.contains(.history) {
             suggestions = try historySuggestions(forKey: key, options: options)
         }
-        if options.sources != .history && suggestions.count < options.limit {
+        if options.sources.contains(.index) && suggestions.count < options.limit {
             let known = Set(suggestions.map { HistoryKey.normalize($0.text, tokenizer: tokenizer) })
             let words = try vocabularySuggestions(
                 forPrefix: prefix, limit: options.limit + suggestions.count,
@@ -34,7 +34,7 @@ struct Suggester {
         var suggestions: [Suggestion] = []
         try database.cachedStatement(sql: historySQL(order: options.order))
             .forEachRow([
-                key, options.kinds.rawValue, options.includesEmptyResults, clock().description,
+                key, options.kinds.name, options.includesEmptyResults, clock().description,
                 options.limit,
             ]) { row in
                 suggestions.append(
@@ -70,14 +70,14 @@ struct Suggester {
     }
 
     /// Index words starting with the prefix's last token, completing the prefix's earlier words.
-    private func vocabularySuggestions(forPrefix prefix: String, limit: Int, kinds: KindSelection)
+    private func vocabularySuggestions(forPrefix prefix: String, limit: Int, kinds: Set<Kind>)
         throws
         -> [Suggestion]
     {
         let tokens = tokenizer.tokens(in: prefix).map(\.text)
         guard let last = tokens.last, prefix.last?.isWhitespace != true else { return [] }
         let lead = tokens.dropLast().map { $0 + " " }.joined()
-        let vocabularies = kinds.kinds.map {
+        let vocabularies = kinds.inOrder.map {
             "SELECT term, doc FROM \($0.tableName)_vocabulary WHERE term >= ?1 AND term < ?1 || char(1114111)"
         }
         let sql =

@@ -33,29 +33,21 @@ public struct SuggestionOptions: Sendable, Equatable {
         case frecency
     }
 
-    /// Which sources to draw on.
-    public enum Sources: String, Sendable, CaseIterable {
-        case history
-        case index
-        /// History first, filled up from the index.
-        case all
-    }
-
     /// The most suggestions to return.
     public var limit: Int
     /// Which kinds' searches and words to draw on.
-    public var kinds: KindSelection
+    public var kinds: Set<Kind>
     /// How history entries are ordered.
     public var order: Order
-    /// Which sources to draw on.
-    public var sources: Sources
+    /// Which sources to draw on; with both, history comes first, filled up from the index.
+    public var sources: Set<Suggestion.Source>
     /// Also suggest past searches that found nothing.
     public var includesEmptyResults: Bool
 
     /// Creates options; the defaults are those of `ftsearch suggest`.
     public init(
-        limit: Int = 10, kinds: KindSelection = .all, order: Order = .frequency,
-        sources: Sources = .all, includesEmptyResults: Bool = false
+        limit: Int = 10, kinds: Set<Kind> = .all, order: Order = .frequency,
+        sources: Set<Suggestion.Source> = [.history, .index], includesEmptyResults: Bool = false
     ) {
         self.limit = limit
         self.kinds = kinds

@@ -29,18 +29,38 @@ public enum Kind: String, CaseIterable, Sendable, Codable {
     }
 }
 
-/// Which kinds a command applies to.
-public enum KindSelection: String, CaseIterable, Sendable {
-    case people
-    case animals
-    case all
+/// A set of kinds — which records a search, an export or a suggestion applies to — with the
+/// usual sets by name: `kinds: .people`, `kinds: .all`.
+extension Set<Kind> {
+    /// People and animals.
+    public static var all: Self { Set(Kind.allCases) }
+    /// People alone.
+    public static var people: Self { [.people] }
+    /// Animals alone.
+    public static var animals: Self { [.animals] }
 
-    /// The kinds selected, in a fixed order.
-    public var kinds: [Kind] {
-        switch self {
-        case .people: [.people]
-        case .animals: [.animals]
-        case .all: Kind.allCases
+    /// The kinds in their fixed order (people, then animals), for output that must not depend
+    /// on hashing.
+    public var inOrder: [Kind] { Kind.allCases.filter(contains) }
+
+    /// `people`, `animals` or `all`, as the command line, the server and the history name the
+    /// set (the empty set is `none`).
+    package var name: String {
+        switch count {
+        case Kind.allCases.count: "all"
+        case 1: first!.rawValue
+        default: "none"
+        }
+    }
+
+    /// The set ``name`` names, or nil for any other text.
+    package init?(name: String) {
+        if name == "all" {
+            self = .all
+        } else if let kind = Kind(rawValue: name) {
+            self = [kind]
+        } else {
+            return nil
         }
     }
 }

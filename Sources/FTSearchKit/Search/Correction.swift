@@ -26,7 +26,7 @@ struct Correction {
     /// the word itself. Nil when some token has no correction, or the corrected text still
     /// finds nothing (`count` runs it).
     func suggestion(for tokens: [String], count: (SearchRequest) throws -> Int) throws -> String? {
-        let vocabularies = try request.kinds.kinds.map { try Vocabulary.load($0, from: database) }
+        let vocabularies = try request.kinds.inOrder.map { try Vocabulary.load($0, from: database) }
         var corrected: [String] = []
         for token in tokens {
             let bytes = Array(token.utf8)

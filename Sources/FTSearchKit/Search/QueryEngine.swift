@@ -76,7 +76,7 @@ struct QueryEngine {
             typed.first { $0.text == token }.flatMap { Self.accentForm(of: $0, in: request.text) }
         }
         var corrections = Set<String>()
-        let plans = try request.kinds.kinds.compactMap { kind in
+        let plans = try request.kinds.inOrder.compactMap { kind in
             var vocabulary: Vocabulary?
             return try MatchPlan(
                 kind: kind, tokens: pattern.tokens, accentForms: accentForms, request: request
@@ -208,7 +208,7 @@ struct QueryEngine {
     }
 
     private func listEverything(_ request: SearchRequest) throws -> SearchResults {
-        let kinds = request.kinds.kinds
+        let kinds = request.kinds.inOrder
         let total = try kinds.reduce(0) { total, kind in
             total + (try database.fetchInt(sql: "SELECT count(*) FROM \(kind.tableName)") ?? 0)
         }

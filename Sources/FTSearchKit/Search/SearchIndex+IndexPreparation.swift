@@ -18,7 +18,7 @@ extension SearchIndex {
     ///   write the database (nothing else needs writing to be searched); ``SQLiteError`` when
     ///   SQLite fails.
     public func prepareIndexes(
-        for match: MatchMode, of kinds: KindSelection,
+        for match: MatchMode, of kinds: Set<Kind>,
         onProgress: (IndexBuildProgress) -> Void = { _ in }
     ) throws {
         let builder = IndexBuilder(database: database)
@@ -57,9 +57,9 @@ extension SearchIndex {
     }
 
     /// The indexes that searching `kinds` in `match` mode reads.
-    private static func indexes(serving match: MatchMode, of kinds: KindSelection)
+    private static func indexes(serving match: MatchMode, of kinds: Set<Kind>)
         -> [IndexBuilder.Target]
     {
-        kinds.kinds.map { IndexBuilder.Target(kind: $0, index: .serving(match, of: $0)) }
+        kinds.inOrder.map { IndexBuilder.Target(kind: $0, index: .serving(match, of: $0)) }
     }
 }

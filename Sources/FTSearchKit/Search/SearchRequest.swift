@@ -3,7 +3,7 @@ public struct SearchRequest: Sendable, Equatable {
     /// The text as the user typed it. Empty or white space lists every record.
     public var text: String
     /// Which kinds to search.
-    public var kinds: KindSelection
+    public var kinds: Set<Kind>
     /// The most results to return; `nil` for all.
     public var limit: Int?
     /// How many ranked results to skip.
@@ -18,7 +18,7 @@ public struct SearchRequest: Sendable, Equatable {
 
     /// Creates a request; `limit` and `offset` must not be negative.
     public init(
-        text: String, kinds: KindSelection = .all, limit: Int? = 20, offset: Int = 0,
+        text: String, kinds: Set<Kind> = .all, limit: Int? = 20, offset: Int = 0,
         match: MatchMode = .prefix, fields: [String]? = nil, weights: [String: Double] = [:]
     ) {
         precondition(limit.map { $0 >= 0 } ?? true, "limit must not be negative")
@@ -35,7 +35,7 @@ public struct SearchRequest: Sendable, Equatable {
     /// The searchable fields of the kinds searched, in a fixed order.
     public var searchableFields: [String] {
         var seen = Set<String>()
-        return kinds.kinds.flatMap(\.searchableFields).filter { seen.insert($0).inserted }
+        return kinds.inOrder.flatMap(\.searchableFields).filter { seen.insert($0).inserted }
     }
 
     /// Throws when a field to match in or to weigh is not a searchable field of the kinds

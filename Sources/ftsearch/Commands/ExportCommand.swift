@@ -21,7 +21,7 @@ struct ExportCommand: ContextualCommand {
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "The records to export.")
-    var kind: KindSelection = .all
+    var kind: KindArgument = .all
 
     @Option(help: "The format (default: from the --output extension, else json).")
     var format: InputFormat?
@@ -53,11 +53,11 @@ struct ExportCommand: ContextualCommand {
     func run(in context: CommandContext) throws {
         let index = try global.openIndex(in: context)
         guard let output, output != "-" else {
-            try index.export(kind, as: chosenFormat, to: context.standardOutput)
+            try index.export(kind.kinds, as: chosenFormat, to: context.standardOutput)
             return
         }
-        let summary = try index.export(kind, as: chosenFormat, toFile: output, overwrite: force)
-        let counts = kind.kinds.map { kind in
+        let summary = try index.export(kind.kinds, as: chosenFormat, toFile: output, overwrite: force)
+        let counts = kind.kinds.inOrder.map { kind in
             let count = summary.counts[kind, default: 0]
             return "\(count) \(count == 1 ? kind.singularNoun : kind.rawValue)"
         }

@@ -62,7 +62,7 @@ struct HistoryListCommand: ContextualCommand {
                     TSV.line([
                         String(entry.id), entry.text, String(entry.useCount),
                         entry.lastUsed.secondsDescription, String(entry.resultCount),
-                        entry.kinds.rawValue,
+                        entry.kinds.name,
                     ]))
             }
         case .json:
@@ -74,7 +74,7 @@ struct HistoryListCommand: ContextualCommand {
         var object = JSONWriter()
         object.add("id", integer: Int(entry.id))
         object.add("text", string: entry.text)
-        object.add("kind", string: entry.kinds.rawValue)
+        object.add("kind", string: entry.kinds.name)
         object.add("count", integer: entry.useCount)
         object.add("result_count", integer: entry.resultCount)
         object.add("first_used", string: entry.firstUsed.secondsDescription)

@@ -94,7 +94,6 @@ struct ImportCommand: ContextualCommand {
     }
 }
 
-extension InputFormat: ExpressibleByArgument {}
 
 extension Duration {
     /// The duration in seconds.

@@ -33,7 +33,7 @@ struct QueryCommand: ContextualCommand {
     var text: String = ""
 
     @Option(help: "Which records to search.")
-    var kind: KindSelection = .all
+    var kind: KindArgument = .all
 
     @Option(name: .shortAndLong, help: "The most results to show; 0 for all.")
     var limit: Int = 20
@@ -96,13 +96,13 @@ struct QueryCommand: ContextualCommand {
     /// The search this invocation runs, returning at most `limit` results.
     private func request(limit: Int?) -> SearchRequest {
         SearchRequest(
-            text: text, kinds: groupBy == nil ? kind : .people, limit: limit, offset: offset,
+            text: text, kinds: groupBy == nil ? kind.kinds : .people, limit: limit, offset: offset,
             match: match, fields: fields?.names, weights: weights?.weights ?? [:])
     }
 
     func run(in context: CommandContext) throws {
         let index = try global.openIndex(in: context)
-        let kinds: KindSelection = groupBy == nil ? kind : .people
+        let kinds: Set<Kind> = groupBy == nil ? kind.kinds : .people
         let request = request(limit: count ? 0 : (limit == 0 ? nil : limit))
         try context.prepareIndexes(for: request, in: index)
         var results = try index.search(request)

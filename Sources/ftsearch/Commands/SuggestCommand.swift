@@ -29,13 +29,13 @@ struct SuggestCommand: ContextualCommand {
     var limit: Int = 10
 
     @Option(help: "Suggest searches of these records.")
-    var kind: KindSelection = .all
+    var kind: KindArgument = .all
 
     @Option(help: "How to order past searches: by count, by last use, or by count weighted by age.")
     var by: SuggestionOptions.Order = .frequency
 
     @Option(help: "Where suggestions come from.")
-    var source: SuggestionOptions.Sources = .all
+    var source: SuggestionSourceArgument = .all
 
     @Flag(
         name: .customLong("include-empty"), help: "Also suggest past searches that found nothing.")
@@ -58,7 +58,7 @@ struct SuggestCommand: ContextualCommand {
             return write([], in: context)  // nothing searched or imported yet: nothing to suggest
         }
         let options = SuggestionOptions(
-            limit: limit, kinds: kind, order: by, sources: source,
+            limit: limit, kinds: kind.kinds, order: by, sources: source.sources,
             includesEmptyResults: includeEmpty)
         write(try index.suggestions(forPrefix: prefix, options: options), in: context)
     }

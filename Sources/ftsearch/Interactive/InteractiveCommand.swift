@@ -31,7 +31,7 @@ struct InteractiveCommand: ContextualCommand {
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "Which records to search.")
-    var kind: KindSelection = .all
+    var kind: KindArgument = .all
 
     @Option(help: "How words of the text match words of a record.")
     var match: MatchMode = .prefix
@@ -46,8 +46,8 @@ struct InteractiveCommand: ContextualCommand {
         let index = try global.openIndex(in: context)
         // Before the screen: a keystroke would otherwise wait, silently, for the substring
         // index's first build.
-        try context.prepareIndexes(for: match, of: kind, in: index)
-        let worker = SearchWorker(index: index, kinds: kind, match: match)
+        try context.prepareIndexes(for: match, of: kind.kinds, in: index)
+        let worker = SearchWorker(index: index, kinds: kind.kinds, match: match)
         let loop = SearchScreenLoop(
             terminal: terminal, worker: worker,
             frames: FrameWriter(usesColor: (context.environment["NO_COLOR"] ?? "").isEmpty))
@@ -59,7 +59,7 @@ struct InteractiveCommand: ContextualCommand {
         case .finished(.chosen(let hit, let query, let total)):
             if !context.isHistoryDisabled {
                 worker.finish { index in
-                    context.recordSearch(query, kinds: kind, resultCount: total, in: index)
+                    context.recordSearch(query, kinds: kind.kinds, resultCount: total, in: index)
                 }
             }
             context.standardOutput.write(printed(hit))
@@ -70,7 +70,7 @@ struct InteractiveCommand: ContextualCommand {
     func printed(_ hit: SearchHit) -> String {
         switch format {
         case .tsv:
-            SearchResultsOutput.tsvLine(for: hit, fields: SearchResultsOutput.fields(of: kind))
+            SearchResultsOutput.tsvLine(for: hit, fields: SearchResultsOutput.fields(of: kind.kinds))
         case .json:
             SearchResultsOutput.jsonObject(for: hit) + "\n"
         }

@@ -21,7 +21,7 @@ final class SearchWorker: @unchecked Sendable {
     }
 
     private let index: SearchIndex
-    private let kinds: KindSelection
+    private let kinds: Set<Kind>
     private let match: MatchMode
     private let queue = DispatchQueue(label: "ftsearch.interactive.search")
     private let mailbox = Mutex<[Reply]>([])
@@ -32,7 +32,7 @@ final class SearchWorker: @unchecked Sendable {
     var fileDescriptor: Int32 { wakeUp.read }
 
     /// A worker that owns `index` from now on, searching `kinds` in `match` mode.
-    init(index: SearchIndex, kinds: KindSelection, match: MatchMode) {
+    init(index: SearchIndex, kinds: Set<Kind>, match: MatchMode) {
         self.index = index
         self.kinds = kinds
         self.match = match
@@ -122,7 +122,7 @@ final class SearchWorker: @unchecked Sendable {
         let pastSearches = try index.suggestions(
             forPrefix: request.text,
             options: SuggestionOptions(
-                limit: request.pastSearchLimit, kinds: kinds, sources: .history)
+                limit: request.pastSearchLimit, kinds: kinds, sources: [.history])
         )
         .filter { typed.isEmpty || Self.folded($0.text) != typed }  // not the text itself
         .map { SearchScreen.PastSearch(text: $0.text, resultCount: $0.resultCount) }

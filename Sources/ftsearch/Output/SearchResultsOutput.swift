@@ -16,7 +16,7 @@ enum ResultsFormat: String, CaseIterable, ExpressibleByArgument {
 /// Renders search results in each of the ``ResultsFormat``s.
 struct SearchResultsOutput {
     let results: SearchResults
-    let kinds: KindSelection
+    let kinds: Set<Kind>
     /// Marks matched text in tables; nil for no highlighting.
     let highlighter: MatchHighlighter?
     /// Whether the table shows a section per company (the results come sorted by company).
@@ -35,8 +35,8 @@ struct SearchResultsOutput {
     private var fields: [String] { Self.fields(of: kinds) }
 
     /// The searchable fields of `kinds`, in the order TSV shows them.
-    static func fields(of kinds: KindSelection) -> [String] {
-        kinds.kinds.flatMap(\.searchableFields)
+    static func fields(of kinds: Set<Kind>) -> [String] {
+        kinds.inOrder.flatMap(\.searchableFields)
     }
 
     // MARK: Table
@@ -72,21 +72,24 @@ struct SearchResultsOutput {
         return table.rendered() + footer
     }
 
+    /// The one kind shown, when only one is.
+    private var singleKind: Kind? { kinds.count == 1 ? kinds.first : nil }
+
     private var tableHeaders: [String] {
-        switch kinds {
-        case .people: ["ID", "FIRST NAME", "LAST NAME", "COMPANY"]
-        case .animals: ["ID", "NAME"]
-        case .all: ["KIND", "ID", "NAME", "COMPANY"]
+        switch singleKind {
+        case .people?: ["ID", "FIRST NAME", "LAST NAME", "COMPANY"]
+        case .animals?: ["ID", "NAME"]
+        case nil: ["KIND", "ID", "NAME", "COMPANY"]
         }
     }
 
     private func tableRow(for hit: SearchHit) -> [TextTable.Cell] {
         let record = hit.record
         let id = TextTable.Cell(text: record.id.map(String.init) ?? "")
-        switch kinds {
-        case .people, .animals:
+        switch singleKind {
+        case .some:
             return [id] + record.searchableValues.map(cell)
-        case .all:
+        case nil:
             let company = record[field: "company"] ?? ""
             return [
                 TextTable.Cell(text: record.kind.singularNoun), id, cell(record.displayName),

@@ -82,7 +82,3 @@ enum ErrorReporting {
     }
 }
 
-extension KindSelection: ExpressibleByArgument {}
-extension Kind: ExpressibleByArgument {}
-extension SuggestionOptions.Order: ExpressibleByArgument {}
-extension SuggestionOptions.Sources: ExpressibleByArgument {}

@@ -31,7 +31,6 @@ struct FieldWeights: ExpressibleByArgument {
     }
 }
 
-extension MatchMode: ExpressibleByArgument {}
 
 extension Substring {
     /// The text without leading and trailing white space.

@@ -9,7 +9,7 @@ extension CommandContext {
     /// Records a search in the history of `index`. A database that cannot be written
     /// (read-only, say) costs the history entry and one warning, not the results.
     func recordSearch(
-        _ text: String, kinds: KindSelection, resultCount: Int, in index: SearchIndex
+        _ text: String, kinds: Set<Kind>, resultCount: Int, in index: SearchIndex
     ) {
         do {
             try index.history.record(text, kinds: kinds, resultCount: resultCount)

@@ -4,7 +4,7 @@ extension CommandContext {
     /// Builds the indexes that searching `kinds` in `match` mode needs and `index` lacks (the
     /// substring index, on the first substring search), with a progress line on a terminal:
     /// `Building the substring index of 1,000,000 people (once)…  41%`.
-    func prepareIndexes(for match: MatchMode, of kinds: KindSelection, in index: SearchIndex)
+    func prepareIndexes(for match: MatchMode, of kinds: Set<Kind>, in index: SearchIndex)
         throws
     {
         try showingProgress { try index.prepareIndexes(for: match, of: kinds, onProgress: $0) }

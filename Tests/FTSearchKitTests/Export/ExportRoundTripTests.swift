@@ -28,7 +28,7 @@ import Testing
             from: try ImportSource.open([path]), options: ImportOptions(kind: kind))
     }
 
-    private func exported(_ index: SearchIndex, _ kinds: KindSelection, as format: InputFormat)
+    private func exported(_ index: SearchIndex, _ kinds: Set<Kind>, as format: InputFormat)
         throws -> [UInt8]
     {
         let output = MemoryOutput()
@@ -36,14 +36,14 @@ import Testing
         return output.bytes
     }
 
-    private static let cases: [(KindSelection, InputFormat)] = [
+    private static let cases: [(Set<Kind>, InputFormat)] = [
         (.all, .json), (.people, .json), (.animals, .json),
         (.people, .ndjson), (.animals, .ndjson), (.people, .csv), (.animals, .csv),
         (.people, .tsv), (.animals, .tsv),
     ]
 
     @Test(arguments: cases)
-    func exportImportExportIsByteIdentical(kinds: KindSelection, format: InputFormat) throws {
+    func exportImportExportIsByteIdentical(kinds: Set<Kind>, format: InputFormat) throws {
         let original = try database("original.sqlite")
         try importFile(Self.fixture, into: original)
         let first = try exported(original, kinds, as: format)
@@ -52,7 +52,7 @@ import Testing
         let path = try directory.write(
             String(decoding: first, as: UTF8.self), to: "export.\(format.rawValue)")
         let copy = try database("copy.sqlite")
-        try importFile(path, into: copy, kind: kinds == .all ? nil : kinds.kinds[0])
+        try importFile(path, into: copy, kind: kinds == .all ? nil : kinds.inOrder[0])
         let second = try exported(copy, kinds, as: format)
         #expect(String(decoding: second, as: UTF8.self) == String(decoding: first, as: UTF8.self))
         #expect(second == first)
@@ -60,7 +60,7 @@ import Testing
 
         // The records themselves survive: same ids, fields, timestamps and extra fields (CSV
         // and TSV put every record's extra fields in column order).
-        for kind in kinds.kinds {
+        for kind in kinds.inOrder {
             let before = try records(of: kind, in: original)
             let after = try records(of: kind, in: copy)
             #expect(after.count == before.count)

@@ -13,7 +13,7 @@ import Testing
         index = try SearchIndex.temporary(in: directory)
     }
 
-    private func exported(_ kinds: KindSelection, as format: InputFormat) throws -> String {
+    private func exported(_ kinds: Set<Kind>, as format: InputFormat) throws -> String {
         let output = MemoryOutput()
         try index.export(kinds, as: format, to: output)
         return String(decoding: output.bytes, as: UTF8.self)

@@ -104,14 +104,14 @@ import FTSearchTestSupport
     /// Records `text` `times` times at `now`.
     private func search(
         _ text: String, times: Int = 1, at now: String, results: Int = 1,
-        kinds: KindSelection = .all
+        kinds: Set<Kind> = .all
     ) throws {
         let history = try index(at: now).history
         for _ in 0..<times { try history.record(text, kinds: kinds, resultCount: results) }
     }
 
     private func texts(
-        _ prefix: String, _ options: SuggestionOptions = SuggestionOptions(sources: .history),
+        _ prefix: String, _ options: SuggestionOptions = SuggestionOptions(sources: [.history]),
         at now: String = "2026-01-10T12:00:00Z"
     ) throws -> [String] {
         try index(at: now).suggestions(forPrefix: prefix, options: options).map(\.text)
@@ -130,7 +130,7 @@ import FTSearchTestSupport
         try search("annex", at: "2026-01-05T00:00:00Z")
         try search("annie", at: "2026-01-03T00:00:00Z")
         #expect(
-            try texts("ann", SuggestionOptions(order: .recency, sources: .history)) == [
+            try texts("ann", SuggestionOptions(order: .recency, sources: [.history])) == [
                 "annex", "annie", "anna",
             ])
     }
@@ -143,7 +143,7 @@ import FTSearchTestSupport
         try search("annie", times: 3, at: "2026-01-10T09:00:00Z")
         try search("anton", times: 6, at: "2026-01-07T12:00:00Z")
         #expect(
-            try texts("an", SuggestionOptions(order: .frecency, sources: .history))
+            try texts("an", SuggestionOptions(order: .frecency, sources: [.history]))
                 == ["annex", "annie", "anton", "anna"])
     }
 
@@ -160,7 +160,7 @@ import FTSearchTestSupport
         try search("anna", at: "2026-01-01T00:00:00Z")
         #expect(try texts("ann") == ["anna"])
         #expect(
-            try texts("ann", SuggestionOptions(sources: .history, includesEmptyResults: true)) == [
+            try texts("ann", SuggestionOptions(sources: [.history], includesEmptyResults: true)) == [
                 "annna", "anna",
             ])
     }
@@ -169,7 +169,7 @@ import FTSearchTestSupport
         try search("b", times: 2, at: "2026-01-01T00:00:00Z")
         try search("a", times: 1, at: "2026-01-01T00:00:00Z")
         try search("c", times: 3, at: "2026-01-01T00:00:00Z")
-        #expect(try texts("", SuggestionOptions(limit: 2, sources: .history)) == ["c", "b"])
+        #expect(try texts("", SuggestionOptions(limit: 2, sources: [.history])) == ["c", "b"])
     }
 
     @Test func kindFilterKeepsSearchesOfThatKindOrOfAll() throws {
@@ -177,7 +177,7 @@ import FTSearchTestSupport
         try search("annie", at: "2026-01-01T00:00:00Z", kinds: .animals)
         try search("anne", at: "2026-01-01T00:00:00Z", kinds: .all)
         #expect(
-            Set(try texts("ann", SuggestionOptions(kinds: .animals, sources: .history))) == [
+            Set(try texts("ann", SuggestionOptions(kinds: .animals, sources: [.history]))) == [
                 "annie", "anne",
             ])
     }
@@ -194,10 +194,10 @@ import FTSearchTestSupport
         #expect(all.map(\.source) == [.history, .index, .index, .index])
         #expect(all[1].count == 2)
         let onlyIndex = try index.suggestions(
-            forPrefix: "anna m", options: SuggestionOptions(sources: .index))
+            forPrefix: "anna m", options: SuggestionOptions(sources: [.index]))
         #expect(onlyIndex.map(\.text) == ["anna muller"])
         let animals = try index.suggestions(
-            forPrefix: "ann", options: SuggestionOptions(kinds: .animals, sources: .index))
+            forPrefix: "ann", options: SuggestionOptions(kinds: .animals, sources: [.index]))
         #expect(animals.map(\.text) == ["annie"])
     }
 

@@ -17,7 +17,7 @@ import Testing
         try SearchIndex.temporary(in: directory, now: now)
     }
 
-    private func ids(for text: String, kinds: KindSelection = .people) throws -> [Int64?] {
+    private func ids(for text: String, kinds: Set<Kind> = .people) throws -> [Int64?] {
         try index.search(SearchRequest(text: text, kinds: kinds)).hits.map(\.record.id)
     }
 

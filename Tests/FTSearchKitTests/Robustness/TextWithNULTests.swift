@@ -24,7 +24,7 @@ import FTSearchSQLite
         try history.record("NO {", kinds: .all, resultCount: 1)
         #expect(Set(try history.entries().map(\.text)) == ["NO {", "NO\t{\u{0}x"])
         let suggestions = try index.suggestions(
-            forPrefix: "no {\u{0}", options: SuggestionOptions(sources: .history))
+            forPrefix: "no {\u{0}", options: SuggestionOptions(sources: [.history]))
         #expect(suggestions.map(\.text) == ["NO\t{\u{0}x"])
     }
 }

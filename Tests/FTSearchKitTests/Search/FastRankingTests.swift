@@ -76,18 +76,18 @@ import FTSearchTestSupport
     }
 
     @Test(arguments: [
-        (KindSelection.people, 20, 0), (.all, 20, 0), (.animals, 5, 0), (.people, 1, 0),
+        (Set<Kind>.people, 20, 0), (.all, 20, 0), (.animals, 5, 0), (.people, 1, 0),
         (.all, 7, 13),
         (.people, 20, 40),
     ])
-    func fastPlanEqualsReferencePlan(kinds: KindSelection, limit: Int, offset: Int) throws {
+    func fastPlanEqualsReferencePlan(kinds: Set<Kind>, limit: Int, offset: Int) throws {
         let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer)
         try expectEqualPlans(engine, kinds: kinds, limit: limit, offset: offset)
     }
 
     /// The same with every table split in two rowid halves ranked on two connections at once.
-    @Test(arguments: [(KindSelection.people, 20, 0), (.all, 7, 13), (.people, 1, 0)])
-    func parallelPlanEqualsReferencePlan(kinds: KindSelection, limit: Int, offset: Int) throws {
+    @Test(arguments: [(Set<Kind>.people, 20, 0), (.all, 7, 13), (.people, 1, 0)])
+    func parallelPlanEqualsReferencePlan(kinds: Set<Kind>, limit: Int, offset: Int) throws {
         let helper = try RankingHelper(path: index.path)
         let engine = QueryEngine(
             database: index.database, tokenizer: try index.tokenizer, helper: { helper },
@@ -96,7 +96,7 @@ import FTSearchTestSupport
     }
 
     private func expectEqualPlans(
-        _ engine: QueryEngine, kinds: KindSelection, limit: Int, offset: Int
+        _ engine: QueryEngine, kinds: Set<Kind>, limit: Int, offset: Int
     ) throws {
         for text in Self.queries() {
             for request in Self.requests(text, kinds: kinds, limit: limit, offset: offset) {
@@ -106,10 +106,10 @@ import FTSearchTestSupport
     }
 
     /// The request in every match mode, and restricted to fields with other weights.
-    static func requests(_ text: String, kinds: KindSelection, limit: Int, offset: Int)
+    static func requests(_ text: String, kinds: Set<Kind>, limit: Int, offset: Int)
         -> [SearchRequest]
     {
-        let valid = Set(kinds.kinds.flatMap(\.searchableFields))
+        let valid = Set(kinds.inOrder.flatMap(\.searchableFields))
         let fields = ["first_name", "company", "name"].filter(valid.contains)
         let weights = ["company": 7.0, "name": 2, "last_name": 0].filter { valid.contains($0.key) }
         return MatchMode.allCases.map {

@@ -47,7 +47,7 @@ import FTSearchSQLite
     }
 
     /// What a naive filter finds for substring `text`: every token inside some folded word.
-    private func naiveSubstringMatches(_ text: String, kinds: KindSelection) throws -> Set<String> {
+    private func naiveSubstringMatches(_ text: String, kinds: Set<Kind>) throws -> Set<String> {
         let tokenizer = try index.tokenizer
         let tokens = tokenizer.tokens(in: text).map(\.text)
         let everything = try index.search(SearchRequest(text: "", kinds: kinds, limit: nil))

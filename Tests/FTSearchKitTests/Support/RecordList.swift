@@ -67,7 +67,7 @@ extension SearchIndex {
     }
 
     /// The display names of the results for `text`, best first.
-    func names(for text: String, kinds: KindSelection = .all, limit: Int? = 20) throws -> [String] {
+    func names(for text: String, kinds: Set<Kind> = .all, limit: Int? = 20) throws -> [String] {
         try search(SearchRequest(text: text, kinds: kinds, limit: limit)).hits.map(
             \.record.displayName)
     }
