@@ -43,31 +43,6 @@ package final class ColumnReader {
             sqlite3_blob_read(blob, buffer.baseAddress! + start, Int32(count), 0) == SQLITE_OK
         }
     }
-
-    /// SQLite's NOCASE collation (sqlite3StrNICmp, then length): ASCII letters fold to lower
-    /// case, every other byte compares as is, and the comparison stops at a NUL byte.
-    package static func compareNoCase(_ left: [UInt8], _ right: [UInt8]) -> Int {
-        var index = 0
-        let count = min(left.count, right.count)
-        while index < count {
-            let a = left[index]
-            guard a != 0 else { break }
-            let b = right[index]
-            let difference = Int(lowercased(a)) - Int(lowercased(b))
-            if difference != 0 { return difference }
-            index += 1
-        }
-        if index < count {  // stopped at a NUL in `left`: sqlite3StrNICmp compares it with `right`
-            let difference = Int(lowercased(left[index])) - Int(lowercased(right[index]))
-            if difference != 0 { return difference }
-        }
-        return left.count - right.count
-    }
-
-    @inline(__always)
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-    }
 }
 
 extension Statement {

@@ -25,4 +25,9 @@ struct RecordRows {
             createdAt: StoredTime.time(at: fieldCount + 2, of: row),
             updatedAt: StoredTime.time(at: fieldCount + 3, of: row))
     }
+
+    /// The record with this id, or nil when there is none.
+    func record(withID id: Int64, in database: Database) throws -> Record? {
+        try database.cachedStatement(sql: selectSQL(byID: true)).firstRow([id, 1], record(from:))
+    }
 }

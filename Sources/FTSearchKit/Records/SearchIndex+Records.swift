@@ -145,9 +145,7 @@ extension SearchIndex {
 
     /// The record with this id, or `nil` when there is none.
     public func find<Model: RecordModel>(_ type: Model.Type, id: Int64) throws -> Model? {
-        let rows = RecordRows(kind: Model.kind)
-        return try database.cachedStatement(sql: rows.selectSQL(byID: true))
-            .firstRow([id, 1]) { Model(rows.record(from: $0)) }
+        try RecordRows(kind: Model.kind).record(withID: id, in: database).map(Model.init)
     }
 
     /// A page of records in id order: those with an id above `after` (all when `nil`), at most

@@ -27,7 +27,7 @@ final class FTS5RankCollector {
     struct Candidate {
         var rowid: Int64
         /// The ``RankTier`` raw value.
-        var whole: Int
+        var tier: Int
         /// The bm25 score (`-bm25()`), or for one token the score without its IDF factor.
         var value: Double
     }
@@ -107,7 +107,7 @@ final class FTS5RankCollector {
 
     /// The rows that can be among the best `capacity` (ties with the last one included), best
     /// first, with their final scores; throws when the function failed.
-    func finish() throws(SQLiteError) -> [(rowid: Int64, whole: Int, score: Double)] {
+    func finish() throws(SQLiteError) -> [(rowid: Int64, tier: Int, score: Double)] {
         guard failure == SQLITE_OK else {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
@@ -116,15 +116,15 @@ final class FTS5RankCollector {
             matchCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
         var rows = candidates.map { candidate in
             (
-                rowid: candidate.rowid, whole: candidate.whole,
+                rowid: candidate.rowid, tier: candidate.tier,
                 score: scale.map { 0.0 + $0 * candidate.value } ?? candidate.value
             )
         }
-        rows.sort { ($0.whole, $0.score) > ($1.whole, $1.score) }
+        rows.sort { ($0.tier, $0.score) > ($1.tier, $1.score) }
         guard rows.count > capacity else { return rows }
         let last = rows[capacity - 1]
         let end =
-            rows[capacity...].firstIndex { ($0.whole, $0.score) < (last.whole, last.score) }
+            rows[capacity...].firstIndex { ($0.tier, $0.score) < (last.tier, last.score) }
             ?? rows.count
         return Array(rows[..<end])
     }
@@ -258,16 +258,16 @@ final class FTS5RankCollector {
             typos += tokenTypos[token]
             if tokenAccentExact[token] { accents += 1 }
         }
-        let whole = RankTier(
+        let tier = RankTier(
             wholeTokenMatches: wholeCount, typos: typos, infixMatches: infix,
             accentMatches: accents
         ).rawValue
         total += 1
         if let least = threshold {
-            if whole < least.whole { return SQLITE_OK }
+            if tier < least.tier { return SQLITE_OK }
             // Each hit is a distinct token, so the row has at least `mostHits` tokens; a smaller
             // size gives a higher score. The margin keeps rows that could tie after the IDF.
-            if whole == least.whole
+            if tier == least.tier
                 && Self.score(
                     size: Double(mostHits), frequencies: frequencies, idf: idf,
                     averageSize: averageSize) < least.value * (1 - 1e-9)
@@ -282,7 +282,7 @@ final class FTS5RankCollector {
             guard code == SQLITE_OK else { return code }
         }
         let candidate = Candidate(
-            rowid: rowid, whole: whole,
+            rowid: rowid, tier: tier,
             value: Self.score(
                 size: Double(size), frequencies: frequencies, idf: idf,
                 averageSize: averageSize))
@@ -290,10 +290,10 @@ final class FTS5RankCollector {
             candidates.append(candidate)
             push(candidate)
             if heap.count == capacity { threshold = heap[0] }
-        } else if (candidate.whole, candidate.value) >= (heap[0].whole, heap[0].value * (1 - 1e-9))
+        } else if (candidate.tier, candidate.value) >= (heap[0].tier, heap[0].value * (1 - 1e-9))
         {
             candidates.append(candidate)
-            if (candidate.whole, candidate.value) > (heap[0].whole, heap[0].value) {
+            if (candidate.tier, candidate.value) > (heap[0].tier, heap[0].value) {
                 replaceLeast(with: candidate)
                 threshold = heap[0]
             }
@@ -372,11 +372,11 @@ final class FTS5RankCollector {
     /// Drops the candidates that can no longer reach the best rows.
     private func compact() {
         let least = heap[0]
-        candidates.removeAll { ($0.whole, $0.value) < (least.whole, least.value * (1 - 1e-9)) }
+        candidates.removeAll { ($0.tier, $0.value) < (least.tier, least.value * (1 - 1e-9)) }
     }
 
     private static func isLess(_ a: Candidate, _ b: Candidate) -> Bool {
-        (a.whole, a.value) < (b.whole, b.value)
+        (a.tier, a.value) < (b.tier, b.value)
     }
 
     private func push(_ candidate: Candidate) {

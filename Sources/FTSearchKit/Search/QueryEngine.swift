@@ -146,17 +146,13 @@ struct QueryEngine {
         let selects = plans.map { rankedSelect(for: $0, arguments: &arguments) }
         let sql =
             selects.joined(separator: "\nUNION ALL\n")
-            + "\nORDER BY whole DESC, score DESC, sort_key COLLATE NOCASE, kind, id LIMIT ?\(arguments.count + 1) OFFSET ?\(arguments.count + 2)"
+            + "\nORDER BY tier DESC, score DESC, sort_key COLLATE NOCASE, kind, id LIMIT ?\(arguments.count + 1) OFFSET ?\(arguments.count + 2)"
         arguments += [request.limit ?? -1, request.offset]
-        var hits: [SearchHit] = []
-        try database.cachedStatement(sql: sql).forEachRow(arguments) { row in
-            hits.append(Self.hit(from: row))
-        }
-        return hits
+        return try hits(from: database.cachedStatement(sql: sql), arguments)
     }
 
-    /// `SELECT kind, id, score, whole, sort_key, extra, field1, field2, field3` for one plan,
-    /// `whole` being the ``RankTier``; appends its parameters to `arguments`.
+    /// `SELECT kind, id, score, tier, sort_key` for one plan, `tier` being the ``RankTier``;
+    /// appends its parameters to `arguments`.
     private func rankedSelect(for plan: MatchPlan, arguments: inout StatementArguments) -> String {
         func parameter(_ value: String) -> String {
             arguments.append(value)
@@ -199,8 +195,8 @@ struct QueryEngine {
             accents: accents.isEmpty ? "0" : accents.joined(separator: " + "))
         let weights = plan.weights.map { String($0) }.joined(separator: ", ")
         return """
-            SELECT '\(plan.kind.rawValue)' AS kind, m.rowid AS id, -m.bm25 AS score, \(tier) AS whole,
-                   \(Self.sortKey(of: plan.kind, table: "c")) AS sort_key, c.extra, \(Self.fieldColumns(of: plan.kind, table: "c"))
+            SELECT '\(plan.kind.rawValue)' AS kind, m.rowid AS id, -m.bm25 AS score, \(tier) AS tier,
+                   \(SortName.sql(of: plan.kind, table: "c")) AS sort_key
             FROM (SELECT rowid, bm25(\(plan.index), \(weights)) AS bm25
                   FROM \(plan.index) WHERE \(plan.index) MATCH \(match)) AS m
             JOIN \(plan.kind.tableName) AS c ON c.id = m.rowid
@@ -215,53 +211,36 @@ struct QueryEngine {
         // Each kind's first rows come in index order (people_by_sort_name, animals_by_name), so
         // the first page never sorts the whole table; ?3 is limit + offset, or -1 for all.
         let selects = kinds.map { kind in
-            let sortKey = Self.sortKey(of: kind, table: "c")
+            let sortKey = SortName.sql(of: kind, table: "c")
             return
-                "SELECT * FROM (SELECT '\(kind.rawValue)' AS kind, c.id, 0.0 AS score, \(RankTier.unranked.rawValue) AS whole, "
-                + "\(sortKey) AS sort_key, c.extra, \(Self.fieldColumns(of: kind, table: "c")) "
+                "SELECT * FROM (SELECT '\(kind.rawValue)' AS kind, c.id, 0.0 AS score, \(RankTier.unranked.rawValue) AS tier, "
+                + "\(sortKey) AS sort_key "
                 + "FROM \(kind.tableName) AS c ORDER BY (\(sortKey)) COLLATE NOCASE, c.id LIMIT ?3)"
         }
         let sql =
             selects.joined(separator: "\nUNION ALL\n")
             + "\nORDER BY kind DESC, sort_key COLLATE NOCASE, id LIMIT ?1 OFFSET ?2"
         let rows = request.limit.map { $0 + request.offset } ?? -1
-        var hits: [SearchHit] = []
-        try database.cachedStatement(sql: sql).forEachRow([
-            request.limit ?? -1, request.offset, rows,
-        ]) {
-            row in
-            hits.append(Self.hit(from: row))
-        }
+        let hits = try hits(
+            from: database.cachedStatement(sql: sql), [request.limit ?? -1, request.offset, rows])
         return SearchResults(query: request.text, total: total, hits: hits, tokens: [])
     }
 
-    /// People sort by last name then first name, animals by name.
-    static func sortKey(of kind: Kind, table: String) -> String {
-        switch kind {
-        case .people: "\(table).last_name || ' ' || \(table).first_name"
-        case .animals: "\(table).name"
+    /// The hits of the rows of `statement`, shaped `kind, id, score, tier, ...`, each record
+    /// read whole (see ``RankedOrder/hits(offset:limit:from:)``).
+    private func hits(from statement: Statement, _ arguments: StatementArguments) throws
+        -> [SearchHit]
+    {
+        var hits: [SearchHit] = []
+        try statement.forEachRow(arguments) { row in
+            guard let kind = Kind(rawValue: row.text(at: 0) ?? "") else {
+                preconditionFailure("every plan selects the name of a kind")
+            }
+            let entry = RankedOrder.Entry(
+                kind: kind, rowid: row.int64(at: 1), score: row.double(at: 2),
+                tier: RankTier(rawValue: row.int(at: 3)))
+            if let hit = try entry.hit(from: database) { hits.append(hit) }
         }
-    }
-
-    /// The searchable columns padded to three, so that kinds can share one result shape.
-    static func fieldColumns(of kind: Kind, table: String) -> String {
-        let columns = kind.searchableFields.map { "\(table).\($0)" }
-        return (columns + Array(repeating: "''", count: 3 - columns.count)).joined(separator: ", ")
-    }
-
-    /// A hit from a row shaped `kind, id, score, whole, sort_key, extra, field1, field2, field3`.
-    static func hit(from row: Statement) -> SearchHit {
-        SearchHit(
-            record: record(from: row), score: row.double(at: 2),
-            tier: RankTier(rawValue: row.int(at: 3)))
-    }
-
-    /// The record of a row shaped like ``hit(from:)``'s.
-    static func record(from row: Statement) -> Record {
-        let kind = Kind(rawValue: row.text(at: 0) ?? "") ?? .people
-        let values = (0..<Int32(kind.searchableFields.count)).map { row.text(at: 6 + $0) ?? "" }
-        return Record(
-            kind: kind, id: row.int64(at: 1), searchableValues: values,
-            extraFields: ExtraFields.decode(row.text(at: 5)))
+        return hits
     }
 }

@@ -25,17 +25,16 @@ struct RankedOrder: Equatable {
     /// The hits at positions `offset ..< offset + limit`, with their records read from
     /// `database`. A record deleted since it was ranked is left out.
     func hits(offset: Int, limit: Int, from database: Database) throws -> [SearchHit] {
-        var hits: [SearchHit] = []
-        for entry in entries.dropFirst(offset).prefix(limit) {
-            let statement = try database.cachedStatement(
-                sql: """
-                    SELECT '\(entry.kind.rawValue)', c.id, 0, 0, '', c.extra, \(QueryEngine.fieldColumns(of: entry.kind, table: "c"))
-                    FROM \(entry.kind.tableName) AS c WHERE c.id = ?1
-                    """)
-            if let record = try statement.firstRow([entry.rowid], QueryEngine.record(from:)) {
-                hits.append(SearchHit(record: record, score: entry.score, tier: entry.tier))
-            }
+        try entries.dropFirst(offset).prefix(limit).compactMap { try $0.hit(from: database) }
+    }
+}
+
+extension RankedOrder.Entry {
+    /// The hit of this match, its record read whole from `database`; nil when the record is
+    /// gone.
+    func hit(from database: Database) throws -> SearchHit? {
+        try RecordRows(kind: kind).record(withID: rowid, in: database).map {
+            SearchHit(record: $0, score: score, tier: tier)
         }
-        return hits
     }
 }

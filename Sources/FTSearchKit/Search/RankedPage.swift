@@ -25,22 +25,22 @@ struct RankedPage {
     /// The total and the first `offset + limit` matches in rank order.
     func order() throws -> RankedOrder {
         var total = 0
-        var ranked: [(kind: Kind, rowid: Int64, whole: Int, score: Double)] = []
+        var ranked: [(kind: Kind, rowid: Int64, tier: Int, score: Double)] = []
         for plan in plans {
             let collector = try collectInParallel(plan) ?? collect(plan, in: database, rowids: .all)
             total += collector.total
-            ranked += try collector.finish().map { (plan.kind, $0.rowid, $0.whole, $0.score) }
+            ranked += try collector.finish().map { (plan.kind, $0.rowid, $0.tier, $0.score) }
         }
         guard !ranked.isEmpty else { return RankedOrder(total: total, entries: []) }
         // The groups of equal (whole, score), best first; the last position wanted ends inside
         // at most one.
-        ranked.sort { ($0.whole, $0.score) > ($1.whole, $1.score) }
-        var groups: [(whole: Int, score: Double)] = []
+        ranked.sort { ($0.tier, $0.score) > ($1.tier, $1.score) }
+        var groups: [(tier: Int, score: Double)] = []
         var rows: [(group: Int, kind: Kind, rowid: Int64)] = []
         for (position, row) in ranked.enumerated() {
-            if groups.last.map({ $0 != (row.whole, row.score) }) ?? true {
+            if groups.last.map({ $0 != (row.tier, row.score) }) ?? true {
                 guard position < capacity else { break }
-                groups.append((row.whole, row.score))
+                groups.append((row.tier, row.score))
             }
             rows.append((groups.count - 1, row.kind, row.rowid))
         }
@@ -48,7 +48,7 @@ struct RankedPage {
         let entries = ordered.prefix(capacity).map { row in
             RankedOrder.Entry(
                 kind: row.kind, rowid: row.rowid, score: groups[row.group].score,
-                tier: RankTier(rawValue: groups[row.group].whole))
+                tier: RankTier(rawValue: groups[row.group].tier))
         }
         return RankedOrder(total: total, entries: entries)
     }
@@ -65,7 +65,7 @@ struct RankedPage {
         for row in rows {
             let columns =
                 readers[row.kind]
-                ?? Self.sortKeyColumns(of: row.kind).map {
+                ?? SortName.columns(of: row.kind).map {
                     ColumnReader(database: database, table: row.kind.tableName, column: $0)
                 }
             readers[row.kind] = columns
@@ -78,7 +78,7 @@ struct RankedPage {
         }
         keyed.sort { a, b in
             if a.group != b.group { return a.group < b.group }
-            let order = ColumnReader.compareNoCase(a.key, b.key)
+            let order = SortName.compare(a.key, b.key)
             if order != 0 { return order < 0 }
             if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
             return a.rowid < b.rowid
@@ -105,14 +105,6 @@ struct RankedPage {
             ordered.append((row.int(at: 2), kind, row.int64(at: 1)))
         }
         return ordered
-    }
-
-    /// The columns of ``QueryEngine/sortKey(of:table:)``, joined by a space.
-    private static func sortKeyColumns(of kind: Kind) -> [String] {
-        switch kind {
-        case .people: ["last_name", "first_name"]
-        case .animals: ["name"]
-        }
     }
 
     /// Which rows of the matches to collect.
@@ -207,7 +199,7 @@ struct RankedPage {
         let selects = kinds.enumerated().map { offset, kind in
             """
             SELECT '\(kind.rawValue)' AS kind, c.id AS id, j.value ->> 1 AS grp,
-                   \(QueryEngine.sortKey(of: kind, table: "c")) AS sort_key
+                   \(SortName.sql(of: kind, table: "c")) AS sort_key
             FROM json_each(?\(offset + 1)) AS j JOIN \(kind.tableName) AS c ON c.id = j.value ->> 0
             """
         }
