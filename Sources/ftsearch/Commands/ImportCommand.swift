@@ -94,7 +94,6 @@ struct ImportCommand: ContextualCommand {
     }
 }
 
-
 extension Duration {
     /// The duration in seconds.
     var seconds: Double {

@@ -81,4 +81,3 @@ enum ErrorReporting {
         return ErrorReport(exitCode: ExitCode.internalError, message: error.description)
     }
 }
-

@@ -31,7 +31,6 @@ struct FieldWeights: ExpressibleByArgument {
     }
 }
 
-
 extension Substring {
     /// The text without leading and trailing white space.
     fileprivate var trimmed: String {
