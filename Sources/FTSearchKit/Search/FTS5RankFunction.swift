@@ -290,8 +290,7 @@ final class FTS5RankCollector {
             candidates.append(candidate)
             push(candidate)
             if heap.count == capacity { threshold = heap[0] }
-        } else if (candidate.tier, candidate.value) >= (heap[0].tier, heap[0].value * (1 - 1e-9))
-        {
+        } else if (candidate.tier, candidate.value) >= (heap[0].tier, heap[0].value * (1 - 1e-9)) {
             candidates.append(candidate)
             if (candidate.tier, candidate.value) > (heap[0].tier, heap[0].value) {
                 replaceLeast(with: candidate)

@@ -56,7 +56,8 @@ struct ExportCommand: ContextualCommand {
             try index.export(kind.kinds, as: chosenFormat, to: context.standardOutput)
             return
         }
-        let summary = try index.export(kind.kinds, as: chosenFormat, toFile: output, overwrite: force)
+        let summary = try index.export(
+            kind.kinds, as: chosenFormat, toFile: output, overwrite: force)
         let counts = kind.kinds.inOrder.map { kind in
             let count = summary.counts[kind, default: 0]
             return "\(count) \(count == 1 ? kind.singularNoun : kind.rawValue)"

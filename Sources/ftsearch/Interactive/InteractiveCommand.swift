@@ -70,7 +70,8 @@ struct InteractiveCommand: ContextualCommand {
     func printed(_ hit: SearchHit) -> String {
         switch format {
         case .tsv:
-            SearchResultsOutput.tsvLine(for: hit, fields: SearchResultsOutput.fields(of: kind.kinds))
+            SearchResultsOutput.tsvLine(
+                for: hit, fields: SearchResultsOutput.fields(of: kind.kinds))
         case .json:
             SearchResultsOutput.jsonObject(for: hit) + "\n"
         }
