@@ -160,9 +160,10 @@ import FTSearchTestSupport
         try search("anna", at: "2026-01-01T00:00:00Z")
         #expect(try texts("ann") == ["anna"])
         #expect(
-            try texts("ann", SuggestionOptions(sources: [.history], includesEmptyResults: true)) == [
-                "annna", "anna",
-            ])
+            try texts("ann", SuggestionOptions(sources: [.history], includesEmptyResults: true))
+                == [
+                    "annna", "anna",
+                ])
     }
 
     @Test func emptyPrefixGivesTheTopOfHistory() throws {
