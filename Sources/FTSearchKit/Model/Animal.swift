@@ -33,15 +33,24 @@ public struct Animal: RecordModel {
     }
 
     /// The animal held by `record`, which must be of kind `animals`.
-    public init(_ record: Record) {
+    package init(_ record: Record) {
         precondition(record.kind == .animals, "an animal is made from a record of animals")
         self.init(
             id: record.id, name: record.searchableValues[0], extra: record.extraFields,
             createdAt: record.createdAt, updatedAt: record.updatedAt)
     }
 
-    /// The animal as a record.
-    public var record: Record {
+    /// The animal, wrapped.
+    public var anyRecord: AnyRecord { .animal(self) }
+
+    /// The animal in `record`, when it holds one.
+    public init?(_ record: AnyRecord) {
+        guard case .animal(let animal) = record else { return nil }
+        self = animal
+    }
+
+    /// The animal as positional fields.
+    package var record: Record {
         Record(
             kind: .animals, id: id, searchableValues: [name], extraFields: extra,
             createdAt: createdAt, updatedAt: updatedAt)

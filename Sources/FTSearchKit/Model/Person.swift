@@ -39,7 +39,7 @@ public struct Person: RecordModel {
     }
 
     /// The person held by `record`, which must be of kind `people`.
-    public init(_ record: Record) {
+    package init(_ record: Record) {
         precondition(record.kind == .people, "a person is made from a record of people")
         self.init(
             id: record.id, firstName: record.searchableValues[0],
@@ -47,8 +47,17 @@ public struct Person: RecordModel {
             extra: record.extraFields, createdAt: record.createdAt, updatedAt: record.updatedAt)
     }
 
-    /// The person as a record.
-    public var record: Record {
+    /// The person, wrapped.
+    public var anyRecord: AnyRecord { .person(self) }
+
+    /// The person in `record`, when it holds one.
+    public init?(_ record: AnyRecord) {
+        guard case .person(let person) = record else { return nil }
+        self = person
+    }
+
+    /// The person as positional fields.
+    package var record: Record {
         Record(
             kind: .people, id: id, searchableValues: [firstName, lastName, company],
             extraFields: extra, createdAt: createdAt, updatedAt: updatedAt)

@@ -14,10 +14,10 @@ public protocol RecordModel: Identifiable, Hashable, Sendable, Codable where ID 
     var createdAt: Timestamp? { get set }
     /// When the record was last changed.
     var updatedAt: Timestamp? { get set }
-    /// The model of `record`, which must be of kind ``kind``.
-    init(_ record: Record)
-    /// The model as a record.
-    var record: Record { get }
+    /// The model, as a person or an animal.
+    var anyRecord: AnyRecord { get }
+    /// The model in `record`; nil when it holds the other kind.
+    init?(_ record: AnyRecord)
 }
 
 extension RecordModel {
@@ -57,7 +57,7 @@ extension RecordModel {
             extra = members
         }
         self.init(
-            Record(
+            fields: Record(
                 kind: Self.kind,
                 id: try container.decodeIfPresent(Int64.self, forKey: FieldKey("id")),
                 searchableValues: values, extraFields: extra,
@@ -69,7 +69,7 @@ extension RecordModel {
 
     /// Encodes the shape ``init(from:)`` decodes, leaving out a missing id and timestamps.
     public func encode(to encoder: any Encoder) throws {
-        let record = record
+        let record = anyRecord.record
         var container = encoder.container(keyedBy: FieldKey.self)
         try container.encodeIfPresent(record.id, forKey: FieldKey("id"))
         for (field, value) in zip(Self.kind.searchableFields, record.searchableValues) {
@@ -79,6 +79,18 @@ extension RecordModel {
         try container.encodeIfPresent(record.createdAt, forKey: FieldKey("created_at"))
         try container.encodeIfPresent(record.updatedAt, forKey: FieldKey("updated_at"))
     }
+}
+
+extension RecordModel {
+    /// The model of positional fields of its kind.
+    package init(fields record: Record) {
+        precondition(
+            record.kind == Self.kind, "a \(Self.kind.singularNoun) is made from its own kind")
+        self.init(AnyRecord(record))!
+    }
+
+    /// The model as positional fields.
+    package var record: Record { anyRecord.record }
 }
 
 extension Kind {

@@ -145,7 +145,7 @@ extension SearchIndex {
 
     /// The record with this id, or `nil` when there is none.
     public func find<Model: RecordModel>(_ type: Model.Type, id: Int64) throws -> Model? {
-        try RecordRows(kind: Model.kind).record(withID: id, in: database).map(Model.init)
+        try RecordRows(kind: Model.kind).record(withID: id, in: database).map { Model(fields: $0) }
     }
 
     /// A page of records in id order: those with an id above `after` (all when `nil`), at most
@@ -165,7 +165,7 @@ extension SearchIndex {
         let limit = limit ?? -1
         let statement = try database.cachedStatement(sql: rows.selectSQL(afterID: after != nil))
         let arguments: StatementArguments = after.map { [$0, limit] } ?? [limit]
-        try statement.forEachRow(arguments) { models.append(Model(rows.record(from: $0))) }
+        try statement.forEachRow(arguments) { models.append(Model(fields: rows.record(from: $0))) }
         return models
     }
 

@@ -106,8 +106,8 @@ public struct SearchResults: Sendable, Equatable {
 
 /// One matching record and its relevance.
 public struct SearchHit: Sendable, Equatable {
-    /// The matching person or animal, with all its fields.
-    public var record: Record
+    /// The matching person or animal, with all its fields and timestamps.
+    public var record: AnyRecord
     /// The bm25 relevance with field weights; higher is better (0 when listing everything).
     public var score: Double
     /// How many query tokens match a whole word of the record (ranked first).
@@ -123,7 +123,7 @@ public struct SearchHit: Sendable, Equatable {
 
     /// Creates a hit.
     public init(
-        record: Record, score: Double, wholeTokenMatches: Int, typos: Int = 0,
+        record: AnyRecord, score: Double, wholeTokenMatches: Int, typos: Int = 0,
         infixMatches: Int = 0, accentMatches: Int = 0
     ) {
         self.record = record
@@ -137,7 +137,7 @@ public struct SearchHit: Sendable, Equatable {
     /// The hit's rank before bm25 (see ``RankTier``).
     init(record: Record, score: Double, tier: RankTier) {
         self.init(
-            record: record, score: score, wholeTokenMatches: tier.wholeTokenMatches,
+            record: AnyRecord(record), score: score, wholeTokenMatches: tier.wholeTokenMatches,
             typos: tier.typos, infixMatches: tier.infixMatches,
             accentMatches: tier.accentMatches)
     }

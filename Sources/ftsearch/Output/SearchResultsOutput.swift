@@ -87,8 +87,8 @@ struct SearchResultsOutput {
         let record = hit.record
         let id = TextTable.Cell(text: record.id.map(String.init) ?? "")
         switch singleKind {
-        case .some:
-            return [id] + record.searchableValues.map(cell)
+        case .some(let kind):
+            return [id] + kind.searchableFields.map { cell(record[field: $0] ?? "") }
         case nil:
             let company = record[field: "company"] ?? ""
             return [
@@ -147,7 +147,7 @@ struct SearchResultsOutput {
         object.add("kind", string: hit.record.kind.rawValue)
         object.add("id", hit.record.id.map { .number(String($0)) } ?? .null)
         object.add("score", .number(String(hit.score)))
-        object.add("fields", .object(hit.record.allFields))
+        object.add("fields", .object(hit.record.fields))
         return object.object
     }
 }

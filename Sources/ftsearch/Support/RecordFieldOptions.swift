@@ -64,7 +64,7 @@ struct RecordFieldOptions: ParsableArguments {
     /// A new model with the given fields (the others empty).
     func newModel<Model: RecordModel>(_ type: Model.Type) throws -> Model {
         let empty = Model.kind.searchableFields.map { _ in "" }
-        return try applied(to: Model(Record(kind: Model.kind, searchableValues: empty)))
+        return try applied(to: Model(fields: Record(kind: Model.kind, searchableValues: empty)))
     }
 
     /// `model` with the given fields set and the extra fields named in `unset` removed.
@@ -73,7 +73,7 @@ struct RecordFieldOptions: ParsableArguments {
     {
         var record = model.record
         for (field, value) in searchableValues { record[field: field] = value }
-        var model = Model(record)
+        var model = Model(fields: record)
         for member in try extraFields { model[extra: member.key] = member.value }
         for key in unset { model[extra: key] = nil }
         return model

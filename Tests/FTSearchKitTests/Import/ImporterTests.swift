@@ -48,7 +48,7 @@ import FTSearchTestSupport
         #expect(try index.names(for: "smythe") == ["Annabel Smythe"])
         let hit = try #require(try index.search(SearchRequest(text: "smythe")).hits.first)
         #expect(hit.record.id == 1)
-        #expect(hit.record.extraFields == [JSONMember(key: "email", value: .string("a@b.c"))])
+        #expect(hit.record.extra == [JSONMember(key: "email", value: .string("a@b.c"))])
         #expect(try index.check().isEmpty)
     }
 
@@ -140,7 +140,7 @@ import FTSearchTestSupport
         let people = try run([[("Last Name", .string("Smith")), ("name", .string("nickname"))]])
         #expect(people.inserted == [.people: 1])
         let hit = try #require(try index.search(SearchRequest(text: "smith")).hits.first)
-        #expect(hit.record.extraFields == [JSONMember(key: "name", value: .string("nickname"))])
+        #expect(hit.record.extra == [JSONMember(key: "name", value: .string("nickname"))])
     }
 
     @Test func recordsWithoutNameFieldsNeedAKind() throws {
@@ -187,7 +187,7 @@ import FTSearchTestSupport
             ]
         ])
         let hit = try #require(try index.search(SearchRequest(text: "007")).hits.first)
-        #expect(hit.record.searchableValues == ["Agent", "007", "true"])
+        #expect(hit.record.record.searchableValues == ["Agent", "007", "true"])
     }
 
     @Test func nonIntegerIDIsInvalid() throws {

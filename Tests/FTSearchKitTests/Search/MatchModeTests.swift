@@ -37,10 +37,10 @@ import FTSearchSQLite
             let all = try index.search(
                 SearchRequest(text: "", kinds: kind == .people ? .people : .animals, limit: nil))
             for hit in all.hits {
-                words[kind, default: [:]][hit.record.id ?? 0] = hit.record.searchableValues.flatMap
-                {
-                    tokenizer.tokens(in: $0).map(\.text)
-                }
+                words[kind, default: [:]][hit.record.id ?? 0] = hit.record.record.searchableValues
+                    .flatMap {
+                        tokenizer.tokens(in: $0).map(\.text)
+                    }
             }
         }
         self.words = words

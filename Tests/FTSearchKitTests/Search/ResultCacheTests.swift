@@ -99,7 +99,7 @@ import FTSearchSQLite
             $0.extra = [JSONMember(key: "city", value: .string("Oslo"))]
         }
         let hit = try #require(try index.search(request).hits.first { $0.record.id == id })
-        #expect(hit.record.extraFields == [JSONMember(key: "city", value: .string("Oslo"))])
+        #expect(hit.record.extra == [JSONMember(key: "city", value: .string("Oslo"))])
     }
 
     @Test func aLaterPageBeyondTheKeptOnesIsRankedAndKept() throws {

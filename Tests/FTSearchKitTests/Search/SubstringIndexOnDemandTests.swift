@@ -53,7 +53,7 @@ import FTSearchSQLite
         let everything = try index.search(SearchRequest(text: "", kinds: kinds, limit: nil))
         return Set(
             everything.hits.filter { hit in
-                let words = hit.record.searchableValues.flatMap { tokenizer.tokens(in: $0) }
+                let words = hit.record.record.searchableValues.flatMap { tokenizer.tokens(in: $0) }
                 return tokens.allSatisfy { token in words.contains { $0.text.contains(token) } }
             }.map(\.record.displayName))
     }

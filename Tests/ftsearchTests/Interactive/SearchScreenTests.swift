@@ -9,7 +9,7 @@ enum ScreenFixtures {
     {
         SearchScreen.ListedResult(
             hit: SearchHit(
-                record: Record(kind: .people, id: id, searchableValues: [first, last, company]),
+                record: .person(Person(id: id, firstName: first, lastName: last, company: company)),
                 score: Double(10 - id), wholeTokenMatches: 1))
     }
 
