@@ -10,9 +10,11 @@ import FTSearchSQLite
 ///
 /// The entry point of the library:
 /// ```swift
-/// let index = try SearchIndex(path: DatabaseLocation.resolve(environment: environment))
-/// let summary = try index.importFiles(["people.csv"], options: ImportOptions())
+/// let index = try SearchIndex(path: "people.sqlite")
+/// let summary = try index.importRecords(
+///     from: ImportSource.open(["people.csv"]), options: ImportOptions())
 /// let page = try index.search(SearchRequest(text: "ann"))
+/// print(summary.inserted[.people] ?? 0, page.total, page.hits.map(\.record.displayName))
 ///
 /// let ann = try index.insert(Person(firstName: "Ann", lastName: "Lee", company: "Acme"))
 /// try index.update(Person.self, id: ann.id!) { $0.company = "Initech" }
@@ -24,7 +26,8 @@ import FTSearchSQLite
 /// ``find(_:id:)``, ``findAll(_:after:limit:)``, ``count(_:)``) and ``export(_:as:to:)`` are
 /// documented in `SearchIndex+Records.swift` and `SearchIndex+Export.swift`.
 ///
-/// Not `Sendable`: open one per thread or process. Any number of processes can use the same
+/// Not `Sendable`: open one per thread or process, or share one database between tasks with
+/// ``SearchIndexPool`` (parallel readers, one writer). Any number of processes can use the same
 /// file at once: the database is in WAL mode, writers queue on a busy timeout.
 public final class SearchIndex {
     /// Whether opening may create the database file.

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// var reader = NDJSONReader(source: try InputFile(path: "events.ndjson"))
-/// while let record = try reader.nextRecord() { ... }
+/// while let record = try reader.nextRecord() { print(record.line, record.fields) }
 /// ```
 ///
 /// Lines end with LF (a CR before it is whitespace). Blank and whitespace-only lines are skipped;

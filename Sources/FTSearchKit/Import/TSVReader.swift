@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// var reader = TSVReader(source: try InputFile(path: "animals.tsv"))
-/// while let record = try reader.nextRecord() { ... }
+/// while let record = try reader.nextRecord() { print(record.line, record.fields) }
 /// ```
 ///
 /// There is no quoting: fields are split on tabs and records on LF or CRLF. Inside a value the
