@@ -175,7 +175,7 @@ public enum DatabaseOpenError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .missing(let path):
-            "no database at \(path); run 'ftsearch import FILE' first"
+            "no database at \(path)"
         case .notADatabase(let path, let reason):
             "\(path) is not an ftsearch database (\(reason))"
         case .newerSchema(let error):

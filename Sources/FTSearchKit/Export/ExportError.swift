@@ -11,8 +11,7 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .oneKindPerFile(let format):
-            "\(format.rawValue) holds one kind of record per file; "
-                + "choose --kind people or --kind animals (or --format json)"
+            "\(format.rawValue) holds one kind of record per file"
         case .duplicateField(let kind, let id, let name):
             "\(kind.singularNoun) \(id) has two fields named \"\(name)\", which a csv or tsv row "
                 + "cannot hold; export it as json or ndjson"

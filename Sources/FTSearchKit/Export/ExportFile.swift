@@ -95,7 +95,7 @@ package final class ExportFile: ByteSink {
     }
 
     private static func taken(_ path: String) -> OutputError {
-        OutputError(kind: .exists, path: path, reason: "already exists (overwrite it with --force)")
+        OutputError(kind: .exists, path: path, reason: "already exists")
     }
 
     private func closeDescriptor() {

@@ -130,7 +130,7 @@ public enum ImportError: Error, Equatable, Sendable, CustomStringConvertible {
             problem.description
         case .unknownKind(let path):
             "\(path): cannot tell whether the records are people or animals (no first_name, "
-                + "last_name or name field); pass --kind people or --kind animals"
+                + "last_name or name field)"
         case .unreadableInput(let error):
             "\(error.path): \(error.reason)"
         }

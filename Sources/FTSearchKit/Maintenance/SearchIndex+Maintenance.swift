@@ -9,18 +9,16 @@ extension SearchIndex {
     /// read has its indexes checked in a private temporary copy (https://sqlite.org/backup.html).
     ///
     /// - Returns: The problems found; empty when the database is sound.
-    public func check() throws -> [String] {
-        var problems: [String] = []
+    public func check() throws -> [DatabaseProblem] {
+        var problems: [DatabaseProblem] = []
         try database.makeStatement(sql: "PRAGMA integrity_check").forEachRow { row in
-            if let line = row.text(at: 0), line != "ok" { problems.append(line) }
+            if let line = row.text(at: 0), line != "ok" { problems.append(.integrity(line)) }
         }
         let indexes = readOnlyReason == nil ? database : try temporaryCopy()
         for kind in Kind.allCases {
             let sync = try IndexSync(kind: kind, in: database)
             for index in sync.indexes where try !isConsistent(index, of: sync, in: indexes) {
-                problems.append(
-                    "the \(index.name) index does not match the \(kind.tableName) table "
-                        + "(run 'ftsearch rebuild')")
+                problems.append(.indexMismatch(index: index.name, table: kind.tableName))
             }
         }
         return problems
@@ -81,5 +79,23 @@ extension SearchIndex {
         try database.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         let after = try sizeInBytes()
         return (before, after)
+    }
+}
+
+/// A problem ``SearchIndex/check()`` found.
+public enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
+    /// SQLite's integrity check reported this line (https://sqlite.org/pragma.html#pragma_integrity_check).
+    case integrity(String)
+    /// A full-text index does not hold exactly the words of its table's rows:
+    /// ``SearchIndex/rebuildIndexes()`` mends it.
+    case indexMismatch(index: String, table: String)
+
+    /// A sentence saying what is wrong.
+    public var description: String {
+        switch self {
+        case .integrity(let line): line
+        case .indexMismatch(let index, let table):
+            "the \(index) index does not match the \(table) table"
+        }
     }
 }

@@ -17,7 +17,11 @@ struct CheckCommand: ContextualCommand {
     func run(in context: CommandContext) throws {
         let problems = try global.openIndex(in: context).check()
         guard problems.isEmpty else {
-            problems.forEach { context.standardError.print("Error: \($0)") }
+            for problem in problems {
+                let advice =
+                    if case .indexMismatch = problem { " (run 'ftsearch rebuild')" } else { "" }
+                context.standardError.print("Error: \(problem)\(advice)")
+            }
             throw ExitCode.dataError
         }
         context.standardOutput.print("ok")

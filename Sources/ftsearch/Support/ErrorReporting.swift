@@ -33,21 +33,28 @@ enum ErrorReporting {
                 exitCode: ExitCode.dataError,
                 message: "\(error)\nNothing was imported; the database is unchanged.")
         case .unknownKind:
-            ErrorReport(exitCode: ExitCode.usage, message: error.description)
+            ErrorReport(
+                exitCode: ExitCode.usage,
+                message: "\(error); pass --kind people or --kind animals")
         case .unreadableInput(let input):
             inputReport(input)
         }
     }
 
     private static func exportReport(_ error: ExportError) -> ErrorReport {
-        let code: ExitCode =
-            switch error {
-            case .oneKindPerFile: .usage
-            case .duplicateField: .dataError
-            case .unwritableOutput(let output):
-                output.kind == .writeFailed ? .ioError : .cannotCreate
-            }
-        return ErrorReport(exitCode: code, message: error.description)
+        switch error {
+        case .oneKindPerFile:
+            ErrorReport(
+                exitCode: ExitCode.usage,
+                message: "\(error); choose --kind people or --kind animals (or --format json)")
+        case .duplicateField:
+            ErrorReport(exitCode: ExitCode.dataError, message: error.description)
+        case .unwritableOutput(let output):
+            ErrorReport(
+                exitCode: output.kind == .writeFailed ? ExitCode.ioError : ExitCode.cannotCreate,
+                message: output.kind == .exists
+                    ? "\(error) (overwrite it with --force)" : error.description)
+        }
     }
 
     private static func inputReport(_ error: InputError) -> ErrorReport {
@@ -64,7 +71,8 @@ enum ErrorReporting {
             case .cannotCreate: .cannotCreate
             case .cannotOpen: .ioError
             }
-        return ErrorReport(exitCode: code, message: error.description)
+        let advice = if case .missing = error { "; run 'ftsearch import FILE' first" } else { "" }
+        return ErrorReport(exitCode: code, message: error.description + advice)
     }
 
     private static func sqliteReport(_ error: SQLiteError) -> ErrorReport {
