@@ -59,6 +59,15 @@ extension SearchIndex {
         return database
     }
 
+    /// What every connection to an ftsearch database needs before it reads an index: ftsearch's
+    /// tokenizers and ranking function, and the file mapped into memory (ranking reads index
+    /// pages and row sizes all over the file: mapping it spares copying each page through
+    /// read(2) into a small page cache, https://sqlite.org/mmap.html).
+    static func configure(_ database: Database) throws(SQLiteError) {
+        try database.registerSearchExtensions()
+        try database.execute(sql: "PRAGMA mmap_size = 1073741824")
+    }
+
     /// Sets the connection up and checks the schema, in one statement for the common case.
     private static func prepare(
         _ database: Database, at path: String, readOnlyReason: ReadOnlyReason?,
@@ -83,7 +92,7 @@ extension SearchIndex {
                 throw DatabaseOpenError.notADatabase(
                     path: path, reason: "it holds tables of another program")
             }
-            try FoldingTokenizer.register(on: database)
+            try configure(database)
             if let readOnlyReason {
                 guard facts.version == latest else {
                     throw ReadOnlyDatabaseError(

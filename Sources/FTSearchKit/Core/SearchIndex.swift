@@ -107,11 +107,11 @@ public final class SearchIndex {
         rankingHelper = .unavailable
     }
 
-    /// Opens another connection to the database at `path`, with ftsearch's tokenizers
-    /// registered (every connection that reads or writes the indexes needs them).
+    /// Opens another connection to the database at `path`, set up as every connection is (see
+    /// ``SearchIndex/configure(_:)``).
     static func openAdditionalConnection(path: String) throws(SQLiteError) -> Database {
         let database = try Database(path: path)
-        try FoldingTokenizer.register(on: database)
+        try configure(database)
         return database
     }
 

@@ -38,7 +38,7 @@ extension SearchIndex {
     /// A copy of the database in a temporary file that SQLite deletes when it is closed.
     private func temporaryCopy() throws -> Database {
         let copy = try Database(path: "")
-        try FoldingTokenizer.register(on: copy)
+        try Self.configure(copy)
         try database.copy(into: copy)
         return copy
     }

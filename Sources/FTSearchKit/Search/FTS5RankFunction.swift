@@ -412,14 +412,9 @@ enum FTS5RankFunction {
         UnsafePointer(strdup("ftsearch_rank_collector")!)
     }()
 
-    /// Registers `ftsearch_rank` on the connection.
-    static func register(on database: Database) throws(SQLiteError) {
-        guard let api = csqlite_fts5_api(database.handle) else {
-            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "FTS5 is not available")
-        }
-        // Ranking reads index pages and row sizes all over the file: map it instead of copying
-        // every page through read(2) into a small page cache.
-        try database.execute(sql: "PRAGMA mmap_size = 1073741824")
+    /// Registers `ftsearch_rank` with a connection's FTS5 (see
+    /// ``FTSearchSQLite/Database/registerSearchExtensions()``).
+    static func register(with api: UnsafeMutablePointer<fts5_api>) throws(SQLiteError) {
         let code = api.pointee.xCreateFunction(api, name, nil, function, nil)
         guard code == SQLITE_OK else {
             throw SQLiteError(extendedResultCode: code, message: "cannot register \(name)")

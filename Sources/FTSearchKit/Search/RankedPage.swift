@@ -184,13 +184,7 @@ struct RankedPage {
         let sql =
             "SELECT 1 FROM \(index) WHERE \(index) MATCH ?1 \(range)"
             + "AND \(FTS5RankFunction.name)(\(index), ?2)"
-        do {
-            return try database.cachedStatement(sql: sql)
-        } catch {
-            // The auxiliary function is registered once per connection, on first use.
-            try FTS5RankFunction.register(on: database)
-            return try database.cachedStatement(sql: sql)
-        }
+        return try database.cachedStatement(sql: sql)
     }
 
     /// The first `?N` rows, from `[[rowid, group], ...]` per kind (one parameter each, then the

@@ -14,7 +14,6 @@ final class RankingHelper {
 
     init(path: String) throws {
         database = try SearchIndex.openAdditionalConnection(path: path)
-        try FTS5RankFunction.register(on: database)
     }
 
     /// Starts `work` on the helper's thread with its connection; ``Pending/wait()`` for the result.

@@ -42,7 +42,8 @@ struct ResultCache {
         var structure: [UInt8] = []
         for index in plans.map(\.index) {
             let record = try IndexStructure.record(ofIndexNamed: index, in: database)
-            structure += Self.bytes(of: UInt64(record.count), count: 4) + record
+            LittleEndian.append(UInt64(record.count), byteCount: 4, to: &structure)
+            structure += record
         }
         let key = (["ranking \(Self.rankingVersion)"] + plans.map(\.rankingKey))
             .joined(separator: "\n")
@@ -90,9 +91,9 @@ struct ResultCache {
         bytes.reserveCapacity(entries.count * entrySize)
         for entry in entries {
             bytes.append(UInt8(Kind.allCases.firstIndex(of: entry.kind)!))
-            bytes += Self.bytes(of: UInt64(bitPattern: entry.rowid), count: 8)
-            bytes += Self.bytes(of: entry.score.bitPattern, count: 8)
-            bytes += Self.bytes(of: UInt64(entry.tier.rawValue), count: 4)
+            LittleEndian.append(UInt64(bitPattern: entry.rowid), byteCount: 8, to: &bytes)
+            LittleEndian.append(entry.score.bitPattern, byteCount: 8, to: &bytes)
+            LittleEndian.append(UInt64(entry.tier.rawValue), byteCount: 4, to: &bytes)
         }
         return bytes
     }
@@ -107,20 +108,14 @@ struct ResultCache {
             entries.append(
                 RankedOrder.Entry(
                     kind: Kind.allCases[Int(bytes[start])],
-                    rowid: Int64(bitPattern: value(in: bytes, at: start + 1, count: 8)),
-                    score: Double(bitPattern: value(in: bytes, at: start + 9, count: 8)),
-                    tier: RankTier(rawValue: Int(value(in: bytes, at: start + 17, count: 4)))))
+                    rowid: Int64(
+                        bitPattern: LittleEndian.value(in: bytes, at: start + 1, byteCount: 8)),
+                    score: Double(
+                        bitPattern: LittleEndian.value(in: bytes, at: start + 9, byteCount: 8)),
+                    tier: RankTier(
+                        rawValue: Int(LittleEndian.value(in: bytes, at: start + 17, byteCount: 4))
+                    )))
         }
         return RankedOrder(total: total, entries: entries)
-    }
-
-    /// The `count` low bytes of `value`, least significant first.
-    private static func bytes(of value: UInt64, count: Int) -> [UInt8] {
-        (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
-    }
-
-    /// The little-endian number in `bytes[start ..< start + count]`.
-    private static func value(in bytes: [UInt8], at start: Int, count: Int) -> UInt64 {
-        (0..<count).reduce(0) { $0 | UInt64(bytes[start + $1]) << (8 * $1) }
     }
 }

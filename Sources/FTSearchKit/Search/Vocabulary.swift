@@ -88,8 +88,8 @@ struct Vocabulary {
         for index in 0..<count {
             output += bytes[starts[index]...].prefix(while: { $0 != 0 })
             output.append(0)
-            let records = UInt32(clamping: recordCounts[index])
-            output += [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: records >> $0) }
+            LittleEndian.append(
+                UInt64(UInt32(clamping: recordCounts[index])), byteCount: 4, to: &output)
         }
         return output
     }
@@ -102,8 +102,7 @@ struct Vocabulary {
             else { break }
             starts.append(bytes.count)
             bytes += encoded[position...end]
-            let records = (0..<4).reduce(0) { $0 | Int(encoded[end + 1 + $1]) << (8 * $1) }
-            recordCounts.append(records)
+            recordCounts.append(Int(LittleEndian.value(in: encoded, at: end + 1, byteCount: 4)))
             position = end + 5
         }
     }

@@ -38,11 +38,9 @@ enum FoldingTokenizer {
     /// Anchors a trigram query at the end of a word (U+0003, never part of a token).
     static let wordEndMarker: Character = "\u{3}"
 
-    /// Registers both tokenizers on the connection.
-    static func register(on database: Database) throws(SQLiteError) {
-        guard let api = csqlite_fts5_api(database.handle) else {
-            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "FTS5 is not available")
-        }
+    /// Registers both tokenizers with a connection's FTS5 (see
+    /// ``FTSearchSQLite/Database/registerSearchExtensions()``).
+    static func register(with api: UnsafeMutablePointer<fts5_api>) throws(SQLiteError) {
         for (name, create) in [(name, createWords), (trigramName, createTrigrams)] {
             var methods = fts5_tokenizer(xCreate: create, xDelete: delete, xTokenize: tokenize)
             let code = api.pointee.xCreateTokenizer(

@@ -105,7 +105,7 @@ import FTSearchSQLite
     private func makeVersion6Database(at path: String) throws -> Database {
         let version6 = Schema.migrator.prefix(6)
         let database = try Database(path: path)
-        try FoldingTokenizer.register(on: database)
+        try database.registerSearchExtensions()
         try version6.migrate(database)
         return database
     }

@@ -16,7 +16,7 @@ import FTSearchSQLite
     @Test(arguments: versions)
     func schemaAtVersionIsAsItShipped(version: Int) throws {
         let database = try Database(path: ":memory:")
-        try FoldingTokenizer.register(on: database)
+        try database.registerSearchExtensions()
         try Schema.migrator.prefix(version).migrate(database)
         let dump = try Self.dump(of: database)
         let file = ConformanceSuite.resources + "/schema/v\(version).sql"

@@ -146,7 +146,7 @@ import FTSearchSQLite
         let version5 = Schema.migrator.prefix(5)
         do {
             let database = try Database(path: path)
-            try FoldingTokenizer.register(on: database)
+            try database.registerSearchExtensions()
             try version5.migrate(database)
             for (first, last, company) in Self.people {
                 try database.execute(

@@ -94,7 +94,7 @@ import FTSearchSQLite
         let older = Schema.migrator.latestVersion - 1
         let migrator = Schema.migrator.prefix(older)
         let database = try Database(path: path)
-        try FoldingTokenizer.register(on: database)
+        try database.registerSearchExtensions()
         try migrator.migrate(database)
         let (offers, errors) = try bashCompletions([["ftsearch", "query", "an"]], database: path)
         #expect(offers == [[]])

@@ -1,0 +1,18 @@
+import CSQLite
+import FTSearchSQLite
+
+extension Database {
+    /// Registers what ftsearch's indexes and searches need, on every connection as it opens
+    /// (https://sqlite.org/fts5.html#extending_fts5): the folding tokenizers (`ftsearch`,
+    /// `ftsearch_trigram`) that the indexes are declared with, and the `ftsearch_rank`
+    /// auxiliary function of the fast ranking plan.
+    ///
+    /// - Throws: ``SQLiteError`` when this SQLite has no FTS5, or refuses a registration.
+    func registerSearchExtensions() throws(SQLiteError) {
+        guard let api = csqlite_fts5_api(handle) else {
+            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "FTS5 is not available")
+        }
+        try FoldingTokenizer.register(with: api)
+        try FTS5RankFunction.register(with: api)
+    }
+}
