@@ -113,8 +113,9 @@ struct QueryEngine {
     /// Runs `request` with the reference plan.
     func referenceSearch(_ request: SearchRequest) throws -> SearchResults {
         try request.validate()
-        guard !request.listsEverything, let (plans, empty) = try plans(for: request) else {
-            return try search(request)
+        if request.listsEverything { return try listEverything(request) }
+        guard let (plans, empty) = try plans(for: request) else {
+            return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
         return try referenceSearch(plans, request: request, empty: empty)
     }

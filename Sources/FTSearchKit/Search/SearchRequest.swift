@@ -16,13 +16,12 @@ public struct SearchRequest: Sendable, Equatable {
     /// name 10) for the fields given.
     public var weights: [String: Double]
 
-    /// Creates a request; `limit` and `offset` must not be negative.
+    /// Creates a request; a search refuses it with ``SearchRequestError`` when ``validate()``
+    /// finds a problem (a negative limit or offset, a field the kinds do not have).
     public init(
         text: String, kinds: Set<Kind> = .all, limit: Int? = 20, offset: Int = 0,
         match: MatchMode = .prefix, fields: [String]? = nil, weights: [String: Double] = [:]
     ) {
-        precondition(limit.map { $0 >= 0 } ?? true, "limit must not be negative")
-        precondition(offset >= 0, "offset must not be negative")
         self.text = text
         self.kinds = kinds
         self.limit = limit
@@ -38,9 +37,14 @@ public struct SearchRequest: Sendable, Equatable {
         return kinds.inOrder.flatMap(\.searchableFields).filter { seen.insert($0).inserted }
     }
 
-    /// Throws when a field to match in or to weigh is not a searchable field of the kinds
-    /// searched, or a weight is negative.
+    /// Throws when no kind is searched, the limit or the offset is negative, a field to match
+    /// in or to weigh is not a searchable field of the kinds searched, or a weight is negative.
+    /// Every search calls it; a caller may call it first, to report the problem its own way.
     public func validate() throws(SearchRequestError) {
+        guard !kinds.isEmpty else { throw .noKinds }
+        guard (limit ?? 0) >= 0, offset >= 0 else {
+            throw .negativePage(limit: limit, offset: offset)
+        }
         let valid = searchableFields
         for name in (fields ?? []) + weights.keys.sorted() where !valid.contains(name) {
             throw .unknownField(name, validFields: valid)
