@@ -20,32 +20,4 @@
 ///   end of the input, an empty or duplicate field name, a malformed header, a read failure.
 ///
 /// See [RFC 4180](https://www.rfc-editor.org/rfc/rfc4180).
-package struct CSVReader: RecordReader {
-    private var reader: DelimitedTextReader<CSVDialect>
-
-    /// Creates a reader of the CSV text in `source`; nothing is read until the first record is
-    /// asked for.
-    package init(source: any ByteSource) {
-        reader = DelimitedTextReader(source: source)
-    }
-
-    /// A reader with a read buffer of `bufferCapacity` bytes (small ones test buffer boundaries).
-    init(source: any ByteSource, bufferCapacity: Int) {
-        reader = DelimitedTextReader(source: source, bufferCapacity: bufferCapacity)
-    }
-
-    /// The names from the header row, once the first record has been asked for; `nil` before,
-    /// and for an empty input.
-    package var fieldNames: [String]? { reader.fieldNames }
-
-    /// How many bytes of the input have been read so far.
-    package var bytesConsumed: Int64 { reader.bytesConsumed }
-
-    /// Reads the next row as a record of `.string` fields named by the header.
-    ///
-    /// - Returns: The next record, or `nil` at the end of the input.
-    /// - Throws: ``RecordSyntaxError`` for a malformed row or header.
-    package mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
-        try reader.nextRecord()
-    }
-}
+typealias CSVReader = DelimitedTextReader<CSVDialect>

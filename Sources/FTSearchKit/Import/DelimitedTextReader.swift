@@ -9,12 +9,14 @@
 ///
 /// Records are found by the dialect's scanner as byte spans in the read buffer; strings are made
 /// only once a whole record is known to be in the buffer.
-struct DelimitedTextReader<Dialect: DelimitedDialect> {
+struct DelimitedTextReader<Dialect: DelimitedDialect>: RecordReader {
     private let buffer: ReadBuffer
     /// The 1-based physical line at the start of the buffer's window.
     private var line = 1
     private var hasSkippedByteOrderMark = false
     /// The field names, once the header has been read (without a `:json` suffix).
+    /// The names from the header, once the first record has been asked for; `nil` before,
+    /// and for an empty input.
     private(set) var fieldNames: [String]?
     /// Whether each column holds JSON values (its header name ends in `:json`); empty when none
     /// does.
@@ -24,12 +26,19 @@ struct DelimitedTextReader<Dialect: DelimitedDialect> {
     private var spans: [FieldSpan] = []
     private var decoded: [UInt8] = []
 
+    /// Creates a reader of the text in `source`, with a read buffer of `bufferCapacity` bytes
+    /// (small ones test buffer boundaries); nothing is read until the first record is asked for.
     init(source: any ByteSource, bufferCapacity: Int = ReadBuffer.defaultCapacity) {
         buffer = ReadBuffer(source: source, capacity: bufferCapacity)
     }
 
+    /// How many bytes of the input have been read so far.
     var bytesConsumed: Int64 { buffer.windowOffset }
 
+    /// Reads the next record of `.string` fields named by the header.
+    ///
+    /// - Returns: The next record, or `nil` at the end of the input.
+    /// - Throws: ``RecordSyntaxError`` for a malformed record or header.
     mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
         if let failure { throw failure }
         do throws(RecordSyntaxError) {
