@@ -1,12 +1,9 @@
+import FTSearchTestSupport
 import Foundation
 
 /// Runs the built `ftsearch` binary against a database of its own, as a user's shell would.
 final class FTSearchRunner: @unchecked Sendable {
-    struct Outcome {
-        var exitCode: Int32
-        var standardOutput: String
-        var standardError: String
-    }
+    typealias Outcome = ProcessOutcome
 
     /// The folder the test binary was built into; `ftsearch` is built beside it.
     static let productsDirectory: URL = {
@@ -63,31 +60,9 @@ final class FTSearchRunner: @unchecked Sendable {
     func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:])
         throws -> Outcome
     {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = environment.merging(extra) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let output = Pipe(), error = Pipe(), inputPipe = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = inputPipe
-        try process.run()
-        if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
-        try inputPipe.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a full pipe cannot block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errorData = Data()
-        DispatchQueue.global().async(group: group) {
-            errorData = error.fileHandleForReading.readDataToEndOfFile()
-        }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Outcome(
-            exitCode: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+        try ProcessRunner.run(
+            Self.executable.path, arguments, input: input,
+            environment: environment.merging(extra) { $1 }, directory: directory)
     }
 
     /// Runs `ftsearch arguments...` and returns its standard output, requiring exit code 0.

@@ -1,3 +1,4 @@
+import FTSearchTestSupport
 import Foundation
 import Testing
 
@@ -168,19 +169,8 @@ import FTSearchSQLite
     private func runProcess(_ path: String, _ arguments: [String]) throws -> (
         output: String, error: String
     ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": ftsearch.directory]
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self)
-        )
+        let outcome = try ProcessRunner.run(
+            path, arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": ftsearch.directory])
+        return (outcome.standardOutput, outcome.standardError)
     }
 }
