@@ -35,9 +35,4 @@ struct FullTextIndex: Sendable, Equatable {
     static func all(of kind: Kind) -> [FullTextIndex] {
         [.words(of: kind), .substrings(of: kind)]
     }
-
-    /// The index that serves `match` for `kind`.
-    static func serving(_ match: MatchMode, of kind: Kind) -> FullTextIndex {
-        match == .substring ? .substrings(of: kind) : .words(of: kind)
-    }
 }

@@ -27,3 +27,10 @@ package enum TypoTolerance {
         }
     }
 }
+
+extension FullTextIndex {
+    /// The index that serves `match` for `kind`.
+    static func serving(_ match: MatchMode, of kind: Kind) -> FullTextIndex {
+        match == .substring ? .substrings(of: kind) : .words(of: kind)
+    }
+}
