@@ -15,6 +15,11 @@
 //   ftsearch-bench substring-build DB
 //       Drops the substring indexes and builds them as the first substring search does;
 //       prints "substring-build SECONDS".
+//   ftsearch-bench forget-rankings DB
+//       Drops the rankings searches kept, as the first session after a change finds them.
+//   ftsearch-bench naive-sql WORD
+//       Prints the naive SQL of a prefix search for WORD, for the sqlite3 CLI on a plain FTS5
+//       table (the whole-process floor of scripts/bench).
 //   ftsearch-bench history DB HISTORY.txt
 //       Records every line as a search in the history; prints "history record p50 p90 p99 count".
 @_spi(Benchmarking) import FTSearchKit
@@ -128,10 +133,21 @@ func benchmarkForgivingSearch(_ index: SearchIndex, path: String, queries file: 
 }
 
 let arguments = CommandLine.arguments
-if arguments.count == 3 && arguments[1] == "substring-build" {
-    let index = try SearchIndex(path: arguments[2], mode: .existingOnly)
-    print("substring-build\t\(format(try index.rebuildSubstringIndexes()))")
-    exit(0)
+if arguments.count == 3 {
+    switch arguments[1] {
+    case "substring-build":
+        let index = try SearchIndex(path: arguments[2], mode: .existingOnly)
+        print("substring-build\t\(format(try index.rebuildSubstringIndexes()))")
+        exit(0)
+    case "forget-rankings":
+        try SearchIndex(path: arguments[2], mode: .existingOnly).forgetKeptRankings()
+        exit(0)
+    case "naive-sql":
+        print(SearchIndex.naivePrefixSQL(for: arguments[2]))
+        exit(0)
+    default:
+        break
+    }
 }
 guard arguments.count >= 4 else {
     printError("usage: ftsearch-bench latency|history DB FILE [MAX [MAX-ONE-LETTER]]\n")

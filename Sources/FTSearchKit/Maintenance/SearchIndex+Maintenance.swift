@@ -70,7 +70,7 @@ extension SearchIndex {
                 try database.execute(sql: try IndexSync(kind: kind, in: database).optimizeSQL)
             }
             // Merging rewrites every index's structure record: no kept ranking is current now.
-            try database.execute(sql: "DELETE FROM result_cache")
+            try ResultCache.forgetAll(in: database)
             try database.execute(sql: "ANALYZE")
         }
         if try database.fetchInt(sql: "PRAGMA freelist_count") ?? 0 > 0 {

@@ -83,6 +83,12 @@ struct ResultCache {
 
     // MARK: Encoding
 
+    /// Drops every kept ranking (after a change that rewrites every index's structure record,
+    /// such as merging the segments).
+    static func forgetAll(in database: Database) throws {
+        try database.execute(sql: "DELETE FROM result_cache")
+    }
+
     /// The bytes of one entry: kind, rowid, score (IEEE 754 bits), tier.
     private static let entrySize = 1 + 8 + 8 + 4
 

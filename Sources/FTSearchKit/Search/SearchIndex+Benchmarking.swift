@@ -47,3 +47,30 @@ extension SearchIndex {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
+
+extension SearchIndex {
+    /// Drops every kept ranking, so that the next searches rank as the first search after a
+    /// change does (`scripts/bench` times the interactive screen from there).
+    @_spi(Benchmarking)
+    public func forgetKeptRankings() throws {
+        try ResultCache.forgetAll(in: database)
+    }
+
+    /// The naive SQL of a one-word prefix search, for the sqlite3 CLI to run on a plain FTS5
+    /// table `people_fts` over `people` (the benchmark's floor): count every match, then rank
+    /// every match with `bm25()` and ftsearch's default weights, whole-word matches first, ties
+    /// by sort name and id — the reference plan's order for one word.
+    @_spi(Benchmarking)
+    public static func naivePrefixSQL(for token: String) -> String {
+        let phrase = SearchPattern.quoted(token)
+        let weights = Kind.people.searchableFields.map { SearchRequest.defaultWeight(of: $0) }
+            .map { String(Int($0)) }.joined(separator: ", ")
+        return """
+            SELECT count(*) FROM people_fts('\(phrase)*');
+            SELECT c.* FROM (SELECT rowid, bm25(people_fts, \(weights)) AS r FROM people_fts \
+            WHERE people_fts MATCH '\(phrase)*') AS m JOIN people AS c ON c.id = m.rowid \
+            ORDER BY (m.rowid IN (SELECT rowid FROM people_fts('\(phrase)'))) DESC, m.r, \
+            \(SortName.sql(of: .people, table: "c")) COLLATE NOCASE, c.id LIMIT 20;
+            """
+    }
+}
