@@ -234,14 +234,21 @@ struct QueryEngine {
     {
         var hits: [SearchHit] = []
         try statement.forEachRow(arguments) { row in
-            guard let kind = Kind(rawValue: row.text(at: 0) ?? "") else {
-                preconditionFailure("every plan selects the name of a kind")
-            }
             let entry = RankedOrder.Entry(
-                kind: kind, rowid: row.int64(at: 1), score: row.double(at: 2),
+                kind: Kind(selectedAt: 0, of: row), rowid: row.int64(at: 1), score: row.double(at: 2),
                 tier: RankTier(rawValue: row.int(at: 3)))
             if let hit = try entry.hit(from: database) { hits.append(hit) }
         }
         return hits
+    }
+}
+
+extension Kind {
+    /// The kind a plan's SQL names in column `index` of `row` (`SELECT 'people' AS kind, ...`).
+    init(selectedAt index: Int32, of row: Statement) {
+        guard let kind = Kind(rawValue: row.text(at: index) ?? "") else {
+            preconditionFailure("every plan selects the name of a kind")
+        }
+        self = kind
     }
 }

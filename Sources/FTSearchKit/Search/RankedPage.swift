@@ -101,8 +101,7 @@ struct RankedPage {
         arguments.append(capacity)
         var ordered: [(group: Int, kind: Kind, rowid: Int64)] = []
         try database.cachedStatement(sql: orderSQL(for: kinds)).forEachRow(arguments) { row in
-            let kind = Kind(rawValue: row.text(at: 0) ?? "") ?? .people
-            ordered.append((row.int(at: 2), kind, row.int64(at: 1)))
+            ordered.append((row.int(at: 2), Kind(selectedAt: 0, of: row), row.int64(at: 1)))
         }
         return ordered
     }
