@@ -235,7 +235,8 @@ struct QueryEngine {
         var hits: [SearchHit] = []
         try statement.forEachRow(arguments) { row in
             let entry = RankedOrder.Entry(
-                kind: Kind(selectedAt: 0, of: row), rowid: row.int64(at: 1), score: row.double(at: 2),
+                kind: Kind(selectedAt: 0, of: row), rowid: row.int64(at: 1),
+                score: row.double(at: 2),
                 tier: RankTier(rawValue: row.int(at: 3)))
             if let hit = try entry.hit(from: database) { hits.append(hit) }
         }
