@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// Turns every error a route or Hummingbird throws into the one JSON error shape (through
 /// ``APIError``), and logs the details of unexpected ones, which the answer never shows.
@@ -13,6 +14,9 @@ struct ErrorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as HTTPParserError {
+            // The request is broken mid-stream: Hummingbird answers 400 and closes the connection.
+            throw error
         } catch {
             let answer = APIError(error)
             if answer.status == .internalServerError {
