@@ -218,3 +218,23 @@ def test_sigterm_lets_a_request_in_progress_finish(server):
 
 def test_sigint_stops_an_idle_server_with_0(server):
     assert server.stop(signal.SIGINT) == 0
+
+
+def test_a_second_signal_exits_at_once(start_server):
+    server = start_server("--body-timeout", "60")
+    connection = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+    connection.sendall(b"POST /api/import HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\n"
+                       b"Transfer-Encoding: chunked\r\n\r\n" + chunk(b"first_name\nHalfway\n"))
+    time.sleep(0.5)
+    server.process.send_signal(signal.SIGTERM)
+    time.sleep(1)
+    assert server.process.poll() is None, "the first signal did not wait for the request"
+    started = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(timeout=5) == 128 + signal.SIGTERM
+    assert time.monotonic() - started < 3
+    connection.close()
+    # The unfinished import was never committed.
+    result = run_ftsearch("query", "halfway", "--db", server.database, "--format", "json")
+    assert '"total":0' in result.stdout
+    check_passes(server)
