@@ -4,14 +4,14 @@ import Hummingbird
 /// `GET /api/search` and `GET /api/suggest`: reading only, never the history.
 extension Routes {
     func addSearchRoutes(to routes: RouteTable) {
-        routes.on("/api/search", .get) { request, context in try await search(request, context) }
+        routes.on("/api/search", .get) { request, _ in try await search(request) }
         routes.on("/api/suggest", .get) { request, _ in try await suggest(request) }
     }
 
     /// The object `ftsearch query --format json` prints, each result with the UTF-16 ranges
     /// of its matched text per field (`"matches":{"first_name":[[0,3]]}`, what a page needs
     /// to highlight), plus `limit` and `offset`.
-    private func search(_ request: Request, _ context: ServerContext) async throws -> Response {
+    private func search(_ request: Request) async throws -> Response {
         let parameters = try QueryParameters(
             request,
             allowing: ["q", "kind", "match", "fields", "weights", "limit", "offset", "group_by"],
@@ -38,11 +38,7 @@ extension Routes {
             fields: parameters["fields"].map(Self.list),
             weights: try parameters["weights"].map(Self.weights) ?? [:])
         try searchRequest.validate()
-        // A search whose client has gone stops: typing a letter abandons the previous request.
-        let pool = self.pool
-        var results = try await context.cancellingWhenClientLeaves {
-            try await pool.search(searchRequest)
-        }
+        var results = try await pool.search(searchRequest)
         if groupsByCompany {
             results.hits = CompanySections.sorted(results.hits) {
                 $0.record[field: "company"] ?? ""
