@@ -8,10 +8,14 @@ let package = Package(
     products: [
         .library(name: "FTSearchKit", targets: ["FTSearchKit"]),
         .executable(name: "ftsearch", targets: ["ftsearch"]),
+        .executable(name: "ftsearch-server", targets: ["ftsearch-server"]),
         .executable(name: "ftsearch-bench", targets: ["ftsearch-bench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         .systemLibrary(
@@ -32,7 +36,38 @@ let package = Package(
         .executableTarget(
             name: "ftsearch",
             dependencies: [
+                "FTSearchKit", "FTSearchServeOptions",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `ftsearch serve`'s options, shared by the command users type and the server it runs.
+        .target(
+            name: "FTSearchServeOptions",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The HTTP API and the search page over FTSearchKit, on Hummingbird. It lives outside
+        // the ftsearch binary so that the other commands do not pay for linking it at start-up
+        // (README: Serving).
+        .target(
+            name: "FTSearchServer",
+            dependencies: [
                 "FTSearchKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"),
+                .embedInCode("Page/app.css"),
+                .embedInCode("Page/app.js"),
+            ]
+        ),
+        // The server process `ftsearch serve` runs.
+        .executableTarget(
+            name: "ftsearch-server",
+            dependencies: [
+                "FTSearchServer", "FTSearchServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -17,7 +17,7 @@ struct FTSearch: ParsableCommand {
             ImportCommand.self, QueryCommand.self, InteractiveCommand.self, SuggestCommand.self,
             HistoryCommand.self, AddCommand.self, UpdateCommand.self, DeleteCommand.self,
             ShowCommand.self, ExportCommand.self, StatsCommand.self, CheckCommand.self,
-            OptimizeCommand.self, RebuildCommand.self, CompletionsCommand.self,
+            OptimizeCommand.self, RebuildCommand.self, ServeCommand.self, CompletionsCommand.self,
         ])
 
     init() {}

@@ -14,6 +14,10 @@ check_install() {
          [ -s "$file" ] || { echo "install: $file is missing" >&2; exit 1; }
      done
      "$installed_binary" --version >/dev/null
+     "$installed_server" --help | grep -q 'USAGE: ftsearch-server'
+     # serve runs the server beside it, which reports the missing database (66, EX_NOINPUT).
+     code=0; "$installed_binary" serve --read-only --port 0 --db "$prefix/none.sqlite" 2>/dev/null || code=$?
+     [ "$code" = 66 ] || { echo "install: ftsearch serve did not run ftsearch-server ($code)" >&2; exit 1; }
      grep -q 'Nm ftsearch' "$installed_manual"
      grep -q 'complete -o filenames -F _ftsearch ftsearch' "$installed_bash_completion"
      grep -q '#compdef ftsearch' "$installed_zsh_completion"

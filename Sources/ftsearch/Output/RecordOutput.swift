@@ -5,13 +5,7 @@ enum RecordOutput {
     /// `{"kind":"people","id":2,"fields":{...},"created_at":...,"updated_at":...}`: the shape of
     /// a `query --format json` result, without the score, with the timestamps.
     static func jsonObject(for record: Record) -> String {
-        var object = JSONWriter()
-        object.add("kind", string: record.kind.rawValue)
-        object.add("id", .number(String(record.id ?? 0)))
-        object.add("fields", .object(record.allFields))
-        object.add("created_at", string: record.createdAt?.description)
-        object.add("updated_at", string: record.updatedAt?.description)
-        return object.object
+        record.jsonObject.jsonText
     }
 
     /// A two-column table of field names and values: text as it is, other JSON values as JSON.

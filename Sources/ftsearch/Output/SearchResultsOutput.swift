@@ -143,11 +143,6 @@ struct SearchResultsOutput {
 
     /// `{"kind", "id", "score", "fields": {...}}` for one result.
     static func jsonObject(for hit: SearchHit) -> String {
-        var object = JSONWriter()
-        object.add("kind", string: hit.record.kind.rawValue)
-        object.add("id", hit.record.id.map { .number(String($0)) } ?? .null)
-        object.add("score", .number(String(hit.score)))
-        object.add("fields", .object(hit.record.fields))
-        return object.object
+        JSONValue.object(hit.jsonMembers).jsonText
     }
 }

@@ -11,7 +11,7 @@ import Testing
     static let commands = [
         ["import"], ["query"], ["suggest"], ["history"], ["history", "list"],
         ["history", "delete"],
-        ["history", "clear"], ["stats"], ["check"], ["optimize"], ["rebuild"],
+        ["history", "clear"], ["stats"], ["check"], ["optimize"], ["rebuild"], ["serve"],
     ]
 
     @Test(arguments: commands)
@@ -29,6 +29,7 @@ import Testing
         let help = try ftsearch.output(["--help"])
         for name in [
             "import", "query", "suggest", "history", "stats", "check", "optimize", "rebuild",
+            "serve",
         ] {
             #expect(help.contains("\n  \(name) "))
         }

@@ -1,0 +1,44 @@
+import Hummingbird
+
+/// With a key, every change (any method but GET, HEAD and OPTIONS) needs
+/// `Authorization: Bearer KEY`: 401 without one, 403 with a wrong one. Reading needs none.
+struct KeyMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let key: String
+
+    func handle(
+        _ request: Request, context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        switch request.method {
+        case .get, .head, .options:
+            return try await next(request, context)
+        default:
+            break
+        }
+        guard let authorization = request.headers[.authorization] else {
+            throw APIError(
+                .unauthorized, code: "unauthorized",
+                "this server needs a key for changes: send Authorization: Bearer KEY",
+                headers: [.wwwAuthenticate: "Bearer"])
+        }
+        let prefix = "Bearer "
+        guard authorization.hasPrefix(prefix),
+            Self.constantTimeEquals(
+                Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(key.utf8))
+        else {
+            throw APIError(.forbidden, code: "forbidden", "the key is wrong")
+        }
+        return try await next(request, context)
+    }
+
+    /// Compares without stopping at the first difference, so timing does not tell how much of
+    /// a guess was right.
+    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+}

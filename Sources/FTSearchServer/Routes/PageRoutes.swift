@@ -1,0 +1,27 @@
+import Hummingbird
+
+/// `GET /` and the page's two other files, from the bytes embedded at build time. Only these
+/// three paths exist: nothing is read from the file system, so no path reaches a file.
+extension Routes {
+    func addPageRoutes(to routes: RouteTable) {
+        let files: [(String, [UInt8], String)] = [
+            ("/", PackageResources.index_html, "text/html; charset=utf-8"),
+            ("/app.css", PackageResources.app_css, "text/css; charset=utf-8"),
+            ("/app.js", PackageResources.app_js, "text/javascript; charset=utf-8"),
+        ]
+        for (path, bytes, contentType) in files {
+            let buffer = ByteBuffer(bytes: bytes)
+            routes.on(path, .get) { _, _ in
+                Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: contentType, .cacheControl: "no-cache",
+                        .contentSecurityPolicy:
+                            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+                        .xContentTypeOptions: "nosniff",
+                    ],
+                    body: ResponseBody(byteBuffer: buffer))
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import FTSearchKit
+import Hummingbird
+
+/// What every route works with: the database pool, the configuration and the body reader.
+/// Each file in this folder adds one group of routes to the router.
+struct Routes: Sendable {
+    let pool: SearchIndexPool
+    let configuration: ServerConfiguration
+    let bodies: RequestBodies
+
+    init(pool: SearchIndexPool, configuration: ServerConfiguration) {
+        self.pool = pool
+        self.configuration = configuration
+        bodies = RequestBodies(
+            maximumBodySize: configuration.maximumBodySize, timeout: configuration.bodyTimeout)
+    }
+
+    /// Adds every route, then a 405 with `Allow` for each other method on their paths.
+    func add(to router: Router<ServerContext>) {
+        var methods: [String: [HTTPRequest.Method]] = [:]
+        let table = RouteTable(router: router) { path, method in
+            methods[path, default: []].append(method)
+        }
+        addSearchRoutes(to: table)
+        addHistoryRoutes(to: table)
+        addRecordRoutes(to: table)
+        addTransferRoutes(to: table)
+        addStatusRoutes(to: table)
+        addPageRoutes(to: table)
+        let all: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+        for (path, allowed) in methods {
+            let allowed = allowed.contains(.get) ? allowed + [.head] : allowed
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            for method in all where !allowed.contains(method) {
+                router.on(RouterPath(path), method: method) { _, _ -> Response in
+                    throw APIError(
+                        .methodNotAllowed, code: "method_not_allowed",
+                        "\(path) does not take \(method.rawValue) (it takes \(allow))",
+                        headers: [.allow: allow])
+                }
+            }
+        }
+    }
+
+    /// Kind names in paths: `people`, `animals`.
+    static func kind(named name: String) throws(APIError) -> Kind {
+        guard let kind = Kind(rawValue: name) else {
+            throw .notFound("no such kind '\(name)' (people, animals)")
+        }
+        return kind
+    }
+}
+
+/// The router, remembering which methods each path takes.
+struct RouteTable {
+    let router: Router<ServerContext>
+    let record: (String, HTTPRequest.Method) -> Void
+
+    init(
+        router: Router<ServerContext>,
+        record: @escaping (String, HTTPRequest.Method) -> Void
+    ) {
+        self.router = router
+        self.record = record
+    }
+
+    func on(
+        _ path: String, _ method: HTTPRequest.Method,
+        _ handler: @escaping @Sendable (Request, ServerContext) async throws -> Response
+    ) {
+        record(path, method)
+        router.on(RouterPath(path), method: method, use: handler)
+    }
+}

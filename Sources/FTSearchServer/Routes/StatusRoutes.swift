@@ -1,0 +1,30 @@
+import FTSearchKit
+import Hummingbird
+
+/// `GET /api/stats` (what `ftsearch stats --format json` prints) and `GET /health`.
+extension Routes {
+    func addStatusRoutes(to routes: RouteTable) {
+        routes.on("/api/stats", .get) { request, _ in
+            _ = try QueryParameters(
+                request, allowing: [], maximumSize: configuration.maximumQuerySize)
+            let statistics = try await pool.read { try $0.statistics() }
+            return JSONResponse.make(
+                JSONResponse.object([
+                    "database": .string(statistics.path),
+                    "schema_version": .integer(statistics.schemaVersion),
+                    "sqlite_version": .string(statistics.sqliteVersion),
+                    "size_bytes": .integer(statistics.sizeInBytes),
+                    "counts": JSONResponse.object([
+                        "people": .integer(statistics.people),
+                        "animals": .integer(statistics.animals),
+                        "history": .integer(statistics.historyEntries),
+                    ]),
+                    "read_only": .bool(pool.readOnlyReason != nil),
+                ]))
+        }
+        routes.on("/health", .get) { _, _ in
+            try await pool.read { index in _ = try index.schemaVersion }
+            return JSONResponse.make(JSONResponse.object(["status": .string("ok")]))
+        }
+    }
+}

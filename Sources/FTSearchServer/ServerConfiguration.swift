@@ -1,0 +1,42 @@
+/// What `ftsearch serve` serves and how: the database, the address, the key and the limits.
+///
+/// ```swift
+/// var configuration = ServerConfiguration(databasePath: "people.sqlite")
+/// configuration.port = 8080
+/// try await SearchServer.run(configuration)
+/// ```
+public struct ServerConfiguration: Sendable {
+    /// The database file.
+    public var databasePath: String
+    /// The address to listen on.
+    public var host: String = "127.0.0.1"
+    /// The TCP port; 0 picks a free one.
+    public var port: Int = 7700
+    /// The key every change needs as `Authorization: Bearer KEY`; `nil` for none.
+    public var apiKey: String?
+    /// Whether the database is opened for reading only (every change gets 503).
+    public var isReadOnly = false
+    /// The origin allowed to call the API from its pages (CORS); `nil` for none.
+    public var corsOrigin: String?
+    /// Whether each request is logged on standard error.
+    public var logsRequests = true
+    /// How long a client may pause while sending a request body.
+    public var bodyTimeout: Duration = .seconds(10)
+    /// The largest JSON request body, in bytes.
+    public var maximumBodySize = 1 << 20
+    /// The largest import body, in bytes.
+    public var maximumImportSize = 1 << 30
+    /// The largest query string, in bytes.
+    public var maximumQuerySize = 16 << 10
+    /// The most results one search request may ask for.
+    public var maximumLimit = 1000
+    /// How long requests in progress may take to finish once a shutdown begins.
+    public var shutdownTimeout: Duration = .seconds(10)
+    /// The most searches that run at once.
+    public var maximumReaders = 4
+
+    /// Creates the defaults for the database at `databasePath`.
+    public init(databasePath: String) {
+        self.databasePath = databasePath
+    }
+}

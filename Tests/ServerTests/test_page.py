@@ -1,0 +1,279 @@
+"""The search page in a real browser: Debian's headless Chromium driven by Playwright, against
+a live `ftsearch serve`. Every test fails on any console error or uncaught exception."""
+
+import pathlib
+import re
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from conftest import ROOT
+
+CHROMIUM = "/usr/lib/chromium/chromium"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 900, "height": 760})
+    page = context.new_page()
+    page.set_default_timeout(10000)
+    problems = []
+    page.on("console", lambda message: message.type == "error" and problems.append(message.text))
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.server = server
+    # The browser's own line for an answer a test asks for on purpose (a 422 to show).
+    page.expected_problems = []
+    page.goto(server.url + "/")
+    yield page
+    context.close()
+    assert [p for p in problems if p not in page.expected_problems] == [], problems
+
+
+def names(page):
+    return page.locator(".result .name").all_inner_texts()
+
+
+def test_typing_shows_results_with_highlights(page):
+    page.locator("#q").press_sequentially("ann")
+    expect(page.locator("#status")).to_have_text("7 results")
+    assert names(page)[0] == "Ann Smith"
+    first = page.locator(".result").first
+    expect(first.locator("mark").first).to_have_text("Ann")
+    assert "Annex Ltd" in first.inner_text()
+    expect(page.locator(".result .badge")).to_have_text(["cat"])  # Annie
+    assert page.url.endswith("/?q=ann")
+    # Searching as one types wrote no history.
+    assert page.server.get("/api/history").json()["entries"] == []
+
+
+def test_stale_answers_are_never_drawn(page):
+    # Answers for "a" and "an" held back until after "zoe"'s: only "zoe"'s may be drawn.
+    held = []
+
+    def hold(route):
+        if "q=zoe" in route.request.url:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r".*/api/search\?.*"), hold)
+    field = page.locator("#q")
+    field.fill("a")
+    field.fill("an")
+    field.fill("zoe")
+    expect(page.locator("#status")).to_have_text(re.compile(r"^\d+ results?$"))
+    shown = names(page)
+    for route in held:
+        route.continue_()
+    page.wait_for_timeout(300)
+    assert names(page) == shown and all("zo" in name.lower() for name in shown), shown
+
+
+def test_history_appears_picks_deletes_and_clears(page):
+    for text in ["rex", "ann"]:
+        page.server.post("/api/history", json={"text": text})
+    field = page.locator("#q")
+    field.focus()
+    options = page.locator("#choices [role=option]")
+    expect(options).to_have_count(3)  # two searches and "clear history"
+    expect(field).to_have_attribute("aria-expanded", "true")
+    assert options.nth(0).inner_text().startswith("↺")
+    assert "ann" in options.nth(0).inner_text()
+    options.nth(1).click()  # rex
+    expect(field).to_have_value("rex")
+    expect(page.locator(".result .name")).to_have_text(["Rex"])
+    field.fill("")
+    field.blur()
+    field.focus()
+    expect(options).to_have_count(3)
+    page.locator("#choices [role=option]", has_text="ann").locator(".remove").click()
+    expect(options).to_have_count(2)
+    assert [entry["text"] for entry in page.server.get("/api/history").json()["entries"]] == ["rex"]
+    page.locator("#choices .clear").click()
+    expect(page.locator("#choices")).to_be_hidden()
+    assert page.server.get("/api/history").json()["entries"] == []
+
+
+def test_suggestions_while_typing_and_enter_logs_once(page):
+    field = page.locator("#q")
+    field.press_sequentially("anne")
+    options = page.locator("#choices [role=option]")
+    expect(options.filter(has_text="annette")).to_have_count(1)
+    texts = options.locator(".text").all_inner_texts()
+    assert all(text.startswith("anne") for text in texts), texts
+    for _ in range(texts.index("annette") + 1):
+        field.press("ArrowDown")
+    option = options.nth(texts.index("annette"))
+    expect(option).to_have_attribute("aria-selected", "true")
+    expect(field).to_have_attribute("aria-activedescendant", f"choice-{texts.index('annette')}")
+    field.press("Enter")
+    expect(field).to_have_value("annette")
+    expect(page.locator(".result .name")).to_have_text(["Annette Dubois"])
+    entries = page.server.get("/api/history").json()["entries"]
+    assert [(e["text"], e["count"]) for e in entries] == [("annette", 1)]
+
+
+def test_did_you_mean(page):
+    page.locator("#q").fill("smiht")
+    expect(page.locator("#correction")).to_have_text("Showing results for smith — search instead for smiht")
+    assert "Ann Smith" in names(page)
+    page.locator("#correction a").click()
+    expect(page.locator("#status")).to_have_text("0 results")
+    expect(page.locator("#correction")).to_be_hidden()
+
+
+def test_sections_by_company_and_more(page):
+    page.locator("#sections").check()
+    headings = page.locator(".results h3")
+    expect(headings.first).to_have_text("Annex Ltd")
+    expect(page.locator("#more")).to_be_hidden()
+    page.locator("#sections").uncheck()
+    page.locator("#q").fill("")
+    expect(page.locator("#status")).to_have_text("17 results")
+    expect(page.locator(".result")).to_have_count(17)
+    page.locator("#kind").select_option("people")
+    expect(page.locator("#status")).to_have_text("12 results")
+
+
+def test_more_button_loads_the_next_page(page, start_server):
+    for index in range(25):
+        page.server.post("/api/people", json={"first_name": f"Bulk{index:02d}"})
+    page.locator("#q").fill("bulk")
+    expect(page.locator("#status")).to_have_text("25 results")
+    expect(page.locator(".result")).to_have_count(20)
+    page.locator("#more").click()
+    expect(page.locator(".result")).to_have_count(25)
+    expect(page.locator("#more")).to_be_hidden()
+
+
+def test_match_mode_and_back_button(page):
+    field = page.locator("#q")
+    field.fill("nne")
+    field.press("Enter")
+    page.locator("#match").select_option("substring")
+    expect(page.locator("#status")).to_have_text(re.compile(r"^[1-9]\d* results?$"))
+    assert page.url.endswith("/?q=nne&match=substring")
+    field.fill("rex")
+    field.press("Enter")
+    expect(page.locator(".result .name")).to_have_text(["Rex"])
+    page.go_back()
+    expect(field).to_have_value("nne")
+    expect(page.locator("#match")).to_have_value("substring")
+    page.go_back()
+    expect(page.locator("#match")).to_have_value("prefix")
+    expect(page.locator("#status")).to_have_text("0 results")
+    page.reload()
+    expect(field).to_have_value("nne")
+
+
+def test_add_shows_validation_errors_then_adds(page):
+    page.expected_problems.append(
+        "Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)")
+    page.locator("#add-person").click()
+    page.locator("#editor-company").fill("Nameless Inc")
+    page.locator("#editor-save").click()
+    expect(page.locator("#editor-problem")).to_have_text("a person needs a first or last name")
+    page.locator("#editor-first_name").fill("Grace")
+    page.locator("#editor-last_name").fill("Hopper")
+    page.locator("#editor-extra").fill('{"rank": "admiral"}')
+    page.locator("#editor-save").click()
+    expect(page.locator("#detail-title")).to_have_text("Grace Hopper")
+    expect(page.locator("#detail-fields")).to_contain_text("admiral")
+    assert page.server.get("/api/search", params={"q": "hopper"}).json()["total"] == 1
+
+
+def test_detail_edit_and_delete_with_confirmation(page):
+    page.locator("#q").fill("søren")
+    page.locator(".result").first.click()
+    expect(page.locator("#detail-title")).to_have_text("Søren Kierkegaard")
+    fields = page.locator("#detail-fields")
+    for text in ["Philosophy AND Sons", "created", "updated"]:
+        expect(fields).to_contain_text(text)
+    page.locator("#detail-edit").click()
+    page.locator("#editor-company").fill("Either/Or")
+    page.locator("#editor-save").click()
+    expect(page.locator("#detail-fields")).to_contain_text("Either/Or")
+    page.locator("#detail-delete").click()
+    expect(page.locator("#detail-confirm-text")).to_have_text("Delete Søren Kierkegaard? This cannot be undone.")
+    page.locator("#detail-confirm-cancel").click()
+    assert page.server.get("/api/people/10").status_code == 200
+    page.locator("#detail-delete").click()
+    page.locator("#detail-confirm-delete").click()
+    expect(page.locator("#detail")).to_be_hidden()
+    expect(page.locator("#status")).to_have_text("0 results")
+    assert page.server.get("/api/people/10").status_code == 404
+    # Opening the result logged the search.
+    assert [e["text"] for e in page.server.get("/api/history").json()["entries"]] == ["søren"]
+
+
+def test_keyboard_only(page):
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(page.locator("#q")).to_be_focused()
+    page.keyboard.type("re")
+    expect(page.locator("#choices")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#choices")).to_be_hidden()
+    page.keyboard.type("x")
+    expect(page.locator(".result .name")).to_have_text(["Rex"])
+    page.keyboard.press("Enter")
+    focus_order = []
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        focus_order.append(page.evaluate("document.activeElement.className || document.activeElement.id"))
+        if focus_order[-1] == "result":
+            break
+    assert focus_order[-1] == "result", focus_order
+    page.keyboard.press("Enter")
+    expect(page.locator("#detail-title")).to_have_text("Rex")
+    expect(page.locator("#detail-close")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator("#detail")).to_be_hidden()
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
+    assert [e["text"] for e in page.server.get("/api/history").json()["entries"]] == ["rex"]
+
+
+def test_accessible_roles_and_labels(page):
+    field = page.locator("#q")
+    expect(field).to_have_attribute("role", "combobox")
+    expect(page.get_by_label("Search people and animals")).to_have_count(1)
+    expect(page.get_by_role("listbox", include_hidden=True)).to_have_count(1)
+    expect(page.get_by_label("Match")).to_be_visible()
+
+
+def test_phone_width_dark_and_screenshot(browser, server):
+    server.post("/api/history", json={"text": "annex"})
+    for scheme, size, path in [("light", (900, 640), ROOT / "docs" / "serve.png"),
+                               ("dark", (390, 760), None)]:
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=scheme)
+        page = context.new_page()
+        problems = []
+        page.on("console", lambda message: message.type == "error" and problems.append(message.text))
+        page.goto(server.url + "/?q=ann")
+        expect(page.locator("#status")).to_have_text("7 results")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= size[0], f"the page is {width} px wide at {size[0]}"
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert (background == "rgb(255, 255, 255)") == (scheme == "light"), background
+        if path:
+            page.locator("#sections").check()
+            expect(page.locator(".results h3").first).to_have_text("Annex Ltd")
+            page.locator("#q").fill("an")
+            page.locator("#q").press_sequentially("n")
+            expect(page.locator("#choices [role=option]").first).to_be_visible()
+            page.keyboard.press("ArrowDown")
+            page.wait_for_timeout(200)
+            path.parent.mkdir(exist_ok=True)
+            page.screenshot(path=str(path))
+        context.close()
+        assert problems == []
