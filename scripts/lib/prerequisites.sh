@@ -80,3 +80,34 @@ ensure_test_tools() {
         echo "warning: the shell-integration tests need: ${missing[*]}" >&2
     fi
 }
+
+# What the server tests (Tests/ServerTests, pytest) need: Debian's Chromium for the browser
+# tests, and a virtualenv in .build/venv with Playwright for Python (without its own browser
+# download: it drives /usr/lib/chromium/chromium), pytest and requests from PyPI. Installed when
+# missing (Chromium only as root); the virtualenv is made once and reused.
+ensure_server_test_tools() {
+    local root venv
+    root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+    venv="$root/.build/venv"
+    local missing=()
+    [ -x /usr/lib/chromium/chromium ] || missing+=(chromium)
+    command -v python3 >/dev/null 2>&1 || missing+=(python3)
+    python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
+    if [ ${#missing[@]} -gt 0 ]; then
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+            echo "Installing ${missing[*]}..." >&2
+            apt-get update -qq >/dev/null
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+        else
+            echo "error: the server tests need: ${missing[*]}" >&2
+            exit 1
+        fi
+    fi
+    if ! "$venv/bin/python" -c 'import playwright, pytest, requests' >/dev/null 2>&1; then
+        echo "Installing playwright, pytest and requests into .build/venv..." >&2
+        mkdir -p "$root/.build"
+        python3 -m venv "$venv"
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$venv/bin/pip" install -q --disable-pip-version-check \
+            playwright pytest requests >&2
+    fi
+}
