@@ -28,9 +28,14 @@ struct QueryCommand: ContextualCommand {
     @OptionGroup var global: GlobalOptions
 
     @Argument(
-        help: "The text to search for; empty lists everything.",
+        help: ArgumentHelp(
+            "The text to search for, in one argument or several (ann smith = 'ann smith'); empty lists everything.",
+            valueName: "text"),
         completion: SearchTextCompletion.kind)
-    var text: String = ""
+    var words: [String] = []
+
+    /// The search text: the words as one text, as if quoted.
+    var text: String { words.joined(separator: " ") }
 
     @Option(help: "Which records to search.")
     var kind: KindSelection = .all
