@@ -28,7 +28,8 @@ enum CommandRunner {
 
     private static func execute(_ arguments: [String], in context: CommandContext) -> ExitCode {
         do {
-            var command = try FTSearch.parseAsRoot(CommandLineConventions.normalized(arguments))
+            var command = try CommandLineConventions.parse(
+                CommandLineConventions.normalized(arguments))
             if let command = command as? any ContextualCommand {
                 try command.run(in: context)
             } else {
