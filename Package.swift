@@ -31,7 +31,9 @@ let package = Package(
         ),
         .target(
             name: "FTSearchKit",
-            dependencies: ["FTSearchSQLite", "CSQLite"]
+            dependencies: ["FTSearchSQLite", "CSQLite"],
+            // Generates Text/LetterFoldingTable.swift.
+            exclude: ["Text/generate-letter-folding.py"]
         ),
         .executableTarget(
             name: "ftsearch",

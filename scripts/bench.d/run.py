@@ -385,6 +385,9 @@ def whole_process(n, data, ft_db, su_db, floor_db):
         "query sqlite-utils": [SQLITE_UTILS, "search", su_db, "people", "ann*", "--limit", "20", "--tsv"],
         "suggest ftsearch": [FTSEARCH, "suggest", "an", "--db", history_db],
         "suggest sqlite3": ["sqlite3", "-tabs", history_db, SUGGEST_SQL],
+        # Start-up alone: the fixed cost every command pays before it reads anything.
+        "version ftsearch": [FTSEARCH, "--version"],
+        "version sqlite3": ["sqlite3", "--version"],
     }
     # ftsearch query runs as users run it, logging the search to the history.
     with_history = dict(ENV)
@@ -579,11 +582,11 @@ def print_table():
         if "process" in size:
             p = size["process"]
             print(f"| {name} | `query ann --limit 20` whole process (ms) | {p['query ftsearch']:.1f} | "
-                  f"{p['query sqlite3']:.1f} (sqlite3 CLI, naive SQL) | {ratio(p['query sqlite3'], p['query ftsearch'])} faster | > 1× |")
+                  f"{p['query sqlite3']:.1f} (sqlite3 CLI, naive SQL) | {ratio(p['query sqlite3'], p['query ftsearch'])} faster | ≥ 1.25× faster (ftsearch ≤ 0.8×) |")
             print(f"| {name} | `query ann --limit 20` whole process (ms) | {p['query ftsearch']:.1f} | "
                   f"{p['query sqlite-utils']:.1f} (sqlite-utils search) | {ratio(p['query sqlite-utils'], p['query ftsearch'])} faster | ≥ 5× |")
             print(f"| {name} | `suggest an`, 100k history, whole process (ms) | {p['suggest ftsearch']:.1f} | "
-                  f"{p['suggest sqlite3']:.1f} (sqlite3 CLI) | {ratio(p['suggest ftsearch'], p['suggest sqlite3'])} | ≤ 2.5× |")
+                  f"{p['suggest sqlite3']:.1f} (sqlite3 CLI) | {ratio(p['suggest ftsearch'], p['suggest sqlite3'])} | ≤ 1.0× |")
             h = size["history"]
             print(f"| {name} | log one search to history, p50 / p99 (ms) | {h['p50']:.3f} / {h['p99']:.3f} | | | ≤ 1 ms |")
             print_startup_rows(name, size)
@@ -632,7 +635,11 @@ def print_startup_rows(name, size):
                   f"{ours - theirs:+.1f} ms | < +3 ms |")
     c = size["completion"]
     print(f"| {name} | one Tab: `ftsearch query an<Tab>`, 100k history, whole process p50 / p99 (ms) | "
-          f"{c['p50']:.1f} / {c['p99']:.1f} | | | p99 ≤ 30 ms |")
+          f"{c['p50']:.1f} / {c['p99']:.1f} | | | p99 ≤ 15 ms |")
+    v = size["process"]
+    print(f"| {name} | start-up: `--version` whole process (ms) | {v['version ftsearch']:.1f} | "
+          f"{v['version sqlite3']:.1f} (sqlite3 CLI `--version`) | "
+          f"{ratio(v['version ftsearch'], v['version sqlite3'])} | |")
 
 
 if __name__ == "__main__":

@@ -28,26 +28,48 @@ struct Suggester {
         return suggestions
     }
 
+    /// Past searches whose key starts with `key`, then (when they are fewer than the limit)
+    /// those with a later word starting with it, each group in the order asked for.
+    ///
+    /// The first group is a range of the history's unique key index, so a common prefix reads
+    /// only its own entries; only a prefix that few searches start with scans the history for
+    /// later words. The result is the one query
+    /// `WHERE instr(' ' || key, ' ' || ?1) > 0 ORDER BY substr(key, 1, length(?1)) <> ?1, ...`
+    /// gives.
     private func historySuggestions(forKey key: String, options: SuggestionOptions) throws
         -> [Suggestion]
     {
         var suggestions: [Suggestion] = []
-        try database.cachedStatement(sql: historySQL(order: options.order))
-            .forEachRow([
-                key, options.kinds.name, options.includesEmptyResults, clock().description,
-                options.limit,
-            ]) { row in
-                suggestions.append(
-                    Suggestion(
-                        text: row.text(at: 0) ?? "", source: .history, count: row.int(at: 1),
-                        lastUsed: row.text(at: 2).flatMap { Timestamp(iso8601: $0) },
-                        resultCount: row.int(at: 3)))
-            }
+        let arguments: StatementArguments = [
+            key, options.kinds.name, options.includesEmptyResults, clock().description,
+            options.limit,
+        ]
+        for group in [HistoryGroup.startsWithKey, .laterWordStartsWithKey] {
+            guard suggestions.count < options.limit, group == .startsWithKey || !key.isEmpty
+            else { break }
+            try database.cachedStatement(sql: historySQL(group, order: options.order))
+                .forEachRow(arguments) { row in
+                    guard suggestions.count < options.limit else { return }
+                    suggestions.append(
+                        Suggestion(
+                            text: row.text(at: 0) ?? "", source: .history, count: row.int(at: 1),
+                            lastUsed: row.text(at: 2).flatMap { Timestamp(iso8601: $0) },
+                            resultCount: row.int(at: 3)))
+                }
+        }
         return suggestions
     }
 
+    /// Which past searches a history query reads.
+    private enum HistoryGroup {
+        /// Keys starting with the prefix: a range of the key index.
+        case startsWithKey
+        /// Keys with a later word starting with the prefix, but not its first.
+        case laterWordStartsWithKey
+    }
+
     /// Parameters: ?1 key prefix, ?2 kinds, ?3 include empty, ?4 now, ?5 limit.
-    private func historySQL(order: SuggestionOptions.Order) -> String {
+    private func historySQL(_ group: HistoryGroup, order: SuggestionOptions.Order) -> String {
         let ordering =
             switch order {
             case .frequency: "use_count DESC, last_used DESC, text"
@@ -59,12 +81,18 @@ struct Suggester {
                     FROM (SELECT julianday(?4) - julianday(last_used) AS age)) DESC, last_used DESC, text
                 """
             }
+        let keys =
+            switch group {
+            case .startsWithKey: "key >= ?1 AND key < ?1 || char(1114111)"
+            case .laterWordStartsWithKey:
+                "instr(key, ' ' || ?1) > 0 AND substr(key, 1, length(?1)) <> ?1"
+            }
         return """
             SELECT text, use_count, last_used, result_count FROM history
-            WHERE instr(' ' || key, ' ' || ?1) > 0
+            WHERE \(keys)
               AND (?2 = 'all' OR kind = ?2 OR kind = 'all')
               AND (?3 OR result_count > 0)
-            ORDER BY substr(key, 1, length(?1)) <> ?1, \(ordering)
+            ORDER BY \(ordering)
             LIMIT ?5
             """
     }

@@ -272,8 +272,117 @@ enum Schema {
                 }
             }
         }
+        migrator.registerMigration(
+            "Fold accents in every script and the Latin letters without a decomposition"
+        ) { database, onProgress in
+            // The tokenizer now folds Greek, Cyrillic and the other scripts' accents, the Latin
+            // letters without a decomposition (ǿ, ŋ, ɗ, ǆ...) and keeps combining marks inside
+            // words, so its tokens change: the word indexes are emptied and filled again from
+            // their records (with migration 4's re-indexing and its progress), a substring index
+            // built on first use is dropped to be built again by the next substring search (as
+            // migration 6 did, its triggers back to the word index's), kept rankings and
+            // vocabularies made of the old tokens are dropped, and history keys are folded
+            // again (entries that now share a key become one).
+            try database.execute(
+                sql: """
+                    DROP TRIGGER people_index_insert;
+                    DROP TRIGGER people_index_delete;
+                    DROP TRIGGER people_index_update;
+                    DROP TABLE IF EXISTS people_substring;
+                    CREATE TRIGGER people_index_insert AFTER INSERT ON people BEGIN
+                        INSERT INTO people_fts(rowid, first_name, last_name, company) VALUES (new.id, new.first_name, new.last_name, new.company);
+                    END;
+                    CREATE TRIGGER people_index_delete AFTER DELETE ON people BEGIN
+                        INSERT INTO people_fts(people_fts, rowid, first_name, last_name, company) VALUES ('delete', old.id, old.first_name, old.last_name, old.company);
+                    END;
+                    CREATE TRIGGER people_index_update AFTER UPDATE OF first_name, last_name, company ON people BEGIN
+                        INSERT INTO people_fts(people_fts, rowid, first_name, last_name, company) VALUES ('delete', old.id, old.first_name, old.last_name, old.company);
+                        INSERT INTO people_fts(rowid, first_name, last_name, company) VALUES (new.id, new.first_name, new.last_name, new.company);
+                    END;
+                    DROP TRIGGER animals_index_insert;
+                    DROP TRIGGER animals_index_delete;
+                    DROP TRIGGER animals_index_update;
+                    DROP TABLE IF EXISTS animals_substring;
+                    CREATE TRIGGER animals_index_insert AFTER INSERT ON animals BEGIN
+                        INSERT INTO animals_fts(rowid, name) VALUES (new.id, new.name);
+                    END;
+                    CREATE TRIGGER animals_index_delete AFTER DELETE ON animals BEGIN
+                        INSERT INTO animals_fts(animals_fts, rowid, name) VALUES ('delete', old.id, old.name);
+                    END;
+                    CREATE TRIGGER animals_index_update AFTER UPDATE OF name ON animals BEGIN
+                        INSERT INTO animals_fts(animals_fts, rowid, name) VALUES ('delete', old.id, old.name);
+                        INSERT INTO animals_fts(rowid, name) VALUES (new.id, new.name);
+                    END;
+                    DELETE FROM result_cache;
+                    DELETE FROM vocabulary_cache;
+                    INSERT INTO people_fts(people_fts) VALUES ('delete-all');
+                    INSERT INTO animals_fts(animals_fts) VALUES ('delete-all');
+                    """)
+            try reindexEveryRowForMigration4(database, onProgress: onProgress)
+            try refoldHistoryKeysForMigration8(database)
+        }
         return migrator
     }()
+
+    /// Migration 8's history keys, folded again by the `ftsearch` tokenizer as the history
+    /// folded them when it shipped: each token replaced by its folded text, other characters
+    /// kept, white space trimmed and collapsed. Entries whose keys become equal are merged into
+    /// the most recently used one, their counts added, the first use the earliest.
+    private static func refoldHistoryKeysForMigration8(_ database: Database) throws {
+        let tokenizer = try FTS5Tokenizer(database: database, name: "ftsearch")
+        func key(of text: String) -> String {
+            let utf8 = Array(text.utf8)
+            var folded: [UInt8] = []
+            var position = 0
+            for token in tokenizer.tokens(in: text) {
+                folded += utf8[position..<token.sourceRange.lowerBound]
+                folded += token.text.utf8
+                position = token.sourceRange.upperBound
+            }
+            folded += utf8[position...]
+            return String(decoding: folded, as: UTF8.self)
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        var entries: [(id: Int64, key: String, uses: Int, firstUsed: String)] = []
+        try database.makeStatement(
+            sql: """
+                SELECT id, key, text, use_count, first_used FROM history
+                ORDER BY last_used DESC, id DESC
+                """
+        ).forEachRow { row in
+            let text = row.text(at: 2) ?? ""
+            let folded = key(of: text)
+            entries.append(
+                (
+                    row.int64(at: 0), folded.isEmpty ? row.text(at: 1) ?? "" : folded,
+                    row.int(at: 3), row.text(at: 4) ?? ""
+                ))
+        }
+        var survivors: [String: Int] = [:]
+        var merged: [Int64] = []
+        var kept: [(id: Int64, key: String, uses: Int, firstUsed: String)] = []
+        for entry in entries {
+            if let survivor = survivors[entry.key] {
+                kept[survivor].uses += entry.uses
+                kept[survivor].firstUsed = min(kept[survivor].firstUsed, entry.firstUsed)
+                merged.append(entry.id)
+            } else {
+                survivors[entry.key] = kept.count
+                kept.append(entry)
+            }
+        }
+        let delete = try database.makeStatement(sql: "DELETE FROM history WHERE id = ?1")
+        for id in merged {
+            try delete.execute([id])
+        }
+        // Every key is first made unique by its id, so that no new key meets an old one.
+        try database.execute(sql: "UPDATE history SET key = char(0) || id")
+        let update = try database.makeStatement(
+            sql: "UPDATE history SET key = ?2, use_count = ?3, first_used = ?4 WHERE id = ?1")
+        for entry in kept {
+            try update.execute([entry.id, entry.key, entry.uses, entry.firstUsed])
+        }
+    }
 
     /// Migration 4's re-indexing, as it shipped: every row of both kinds into the new word
     /// indexes, 50,000 rows a statement, with FTS5 set for bulk writing meanwhile (no automerge,

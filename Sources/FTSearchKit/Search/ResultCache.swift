@@ -35,7 +35,7 @@ struct ResultCache {
     static let longestKeptRanking = 500
     /// Part of every key. Change it whenever ftsearch orders results differently (ranking
     /// rules, tokenizers), so that rankings an older ftsearch kept are never served.
-    static let rankingVersion = 1
+    static let rankingVersion = 2
 
     /// The slot of the search that `plans` describe, as the indexes are now.
     func slot(for plans: [MatchPlan]) throws -> Slot {

@@ -10,10 +10,11 @@ import FTSearchSQLite
 /// ftsearch's own FTS5 tokenizers (https://sqlite.org/fts5.html#custom_tokenizers), registered
 /// on every connection the library opens.
 ///
-/// - `ftsearch` wraps `unicode61 remove_diacritics 2` (letters and digits; case and accents
-///   folded) and folds further the letters unicode61 leaves alone: ø→o, ł→l, ß→ss, æ→ae,
-///   œ→oe, đ and ð→d, þ→th, ı→i and their kin (see ``LetterFolding``). `Søren` is `soren`,
-///   `Straße` is `strasse`.
+/// - `ftsearch` wraps `unicode61 remove_diacritics 2` (letters, digits and combining marks;
+///   case and Latin accents folded) and folds further what unicode61 leaves alone, in every
+///   script (see ``LetterFolding``): ø→o, ł→l, ß→ss, ǿ→o, ŋ→n, ǆ→dz, Greek and Cyrillic
+///   accents. `Søren` is `soren`, `Straße` is `strasse`, `Ελένη` is `ελενη`, `Фёдор` is
+///   `федор`.
 /// - `ftsearch_trigram` folds the same way, then emits each word's trigrams for substring
 ///   search: a word is padded as `" " + word + "  "` so that every trigram starting inside it
 ///   exists (`"ann"` → ` an`, `ann`, `nn `, `n  `), a 1- or 2-letter infix is a trigram prefix
@@ -37,6 +38,12 @@ enum FoldingTokenizer {
     static let wordStartMarker: Character = "\u{2}"
     /// Anchors a trigram query at the end of a word (U+0003, never part of a token).
     static let wordEndMarker: Character = "\u{3}"
+
+    /// The wrapped unicode61's options: case and Latin accents folded, and combining marks
+    /// (categories M*) kept inside words rather than splitting them, so that Devanagari,
+    /// Thai or Arabic words with vowel signs stay whole and decomposed accents reach
+    /// ``LetterFolding``, which removes them.
+    static let unicode61Arguments = ["remove_diacritics", "2", "categories", "L* N* Co M*"]
 
     /// Registers both tokenizers with a connection's FTS5 (see
     /// ``FTSearchSQLite/Database/registerSearchExtensions()``).
@@ -98,11 +105,11 @@ enum FoldingTokenizer {
         var code = api.pointee.xFindTokenizer(api, "unicode61", &context, &methods)
         guard code == SQLITE_OK, let create = methods.xCreate else { return code }
         var base: OpaquePointer?
-        let arguments = [strdup("remove_diacritics"), strdup("2")]
+        let arguments = unicode61Arguments.map { strdup($0) }
         defer { arguments.forEach { free($0) } }
         var pointers: [UnsafePointer<CChar>?] = arguments.map { $0.map { UnsafePointer($0) } }
         code = pointers.withUnsafeMutableBufferPointer {
-            create(context, $0.baseAddress, 2, &base)
+            create(context, $0.baseAddress, Int32($0.count), &base)
         }
         guard code == SQLITE_OK, let base else { return code == SQLITE_OK ? SQLITE_ERROR : code }
         let instance = Instance(methods: methods, base: base, emitsTrigrams: emitsTrigrams)
@@ -176,7 +183,9 @@ enum FoldingTokenizer {
     /// Receives each unicode61 token, folds it and passes it (or its trigrams) on, followed in
     /// documents by its accent form when folding changed letters other than case.
     private static let relayToken: TokenCallback = { context, flags, token, length, start, end in
-        guard let context, let token else { return SQLITE_OK }
+        // unicode61 emits an empty token for an accent on its own (it keeps combining marks
+        // in words and removes the Latin accents): not a word.
+        guard let context, let token, length > 0 else { return SQLITE_OK }
         let relay = context.assumingMemoryBound(to: Relay.self)
         if relay.pointee.marksAccents {
             return emitAccentForm(relay, flags: flags, start: start, end: end, unlessEqualTo: nil)
@@ -193,6 +202,8 @@ enum FoldingTokenizer {
         }
         relay.pointee.folded.removeAll(keepingCapacity: true)
         LetterFolding.fold(bytes, into: &relay.pointee.folded)
+        // Other lone accents fold to nothing: not a word either.
+        if relay.pointee.folded.isEmpty { return SQLITE_OK }
         if relay.pointee.emitsTrigrams {
             return emitTrigrams(relay, flags: flags, start: start, end: end)
         }

@@ -8,7 +8,8 @@ struct QueryCommand: ContextualCommand {
         abstract: "Search people and animals by name and company.",
         discussion: """
             Every word of TEXT must match a word in a record's first name, last name or company \
-            (people) or name (animals), ignoring case and accents (ø, ł, ß, æ... fold too): by \
+            (people) or name (animals), ignoring case and accents in every script (ø, ł, ß, ŋ, \
+            Greek tonos, Cyrillic ё fold too): by \
             default as its start ('ann mül' finds Anna Müller); --match substring anywhere \
             inside it ('nna' finds Joanna; the first substring search builds the substring \
             index, once), exact as the whole word, fuzzy as its start or as \
@@ -28,9 +29,14 @@ struct QueryCommand: ContextualCommand {
     @OptionGroup var global: GlobalOptions
 
     @Argument(
-        help: "The text to search for; empty lists everything.",
+        help: ArgumentHelp(
+            "The text to search for, in one argument or several (ann smith = 'ann smith'); empty lists everything.",
+            valueName: "text"),
         completion: SearchTextCompletion.kind)
-    var text: String = ""
+    var words: [String] = []
+
+    /// The search text: the words as one text, as if quoted.
+    var text: String { words.joined(separator: " ") }
 
     @Option(help: "Which records to search.")
     var kind: KindArgument = .all

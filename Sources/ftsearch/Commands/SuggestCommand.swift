@@ -21,9 +21,14 @@ struct SuggestCommand: ContextualCommand {
     @OptionGroup var global: GlobalOptions
 
     @Argument(
-        help: "The start of a search; empty gives the top of the history.",
+        help: ArgumentHelp(
+            "The start of a search, in one argument or several (ann sm = 'ann sm'); empty gives the top of the history.",
+            valueName: "prefix"),
         completion: SearchTextCompletion.kind)
-    var prefix: String = ""
+    var words: [String] = []
+
+    /// The prefix: the words as one text, as if quoted.
+    var prefix: String { words.joined(separator: " ") }
 
     @Option(name: .shortAndLong, help: "The most suggestions to give.")
     var limit: Int = 10

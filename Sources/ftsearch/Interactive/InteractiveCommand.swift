@@ -30,6 +30,13 @@ struct InteractiveCommand: ContextualCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Argument(
+        help: ArgumentHelp(
+            "The text on the query line to start with, in one argument or several (ann smith = 'ann smith').",
+            valueName: "text"),
+        completion: SearchTextCompletion.kind)
+    var words: [String] = []
+
     @Option(help: "Which records to search.")
     var kind: KindArgument = .all
 
@@ -50,7 +57,8 @@ struct InteractiveCommand: ContextualCommand {
         let worker = SearchWorker(index: index, kinds: kind.kinds, match: match)
         let loop = SearchScreenLoop(
             terminal: terminal, worker: worker,
-            frames: FrameWriter(usesColor: (context.environment["NO_COLOR"] ?? "").isEmpty))
+            frames: FrameWriter(usesColor: (context.environment["NO_COLOR"] ?? "").isEmpty),
+            initialText: words.joined(separator: " "))
         switch try loop.run() {
         case .signaled(let signal):
             TerminalSignals.endProcess(by: signal)

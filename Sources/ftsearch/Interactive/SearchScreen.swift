@@ -101,9 +101,11 @@ struct SearchScreen {
     /// The rows of the list on the screen: all but the query line and the status line.
     var listHeight: Int { max(size.height - 2, 1) }
 
-    /// The first search, of the empty text: the history.
-    mutating func start() -> [Effect] {
-        textChanged()
+    /// The first search: of `text` typed on the command line, with the cursor after it, or
+    /// of the empty text (the history).
+    mutating func start(with text: String = "") -> [Effect] {
+        query.replace(with: text)
+        return textChanged()
     }
 
     /// Whether the list is for an older text than the query line's (a search is running).

@@ -17,6 +17,8 @@ struct SearchScreenLoop {
     let terminal: TerminalSession
     let worker: SearchWorker
     let frames: FrameWriter
+    /// The text on the query line when the screen opens.
+    var initialText = ""
 
     /// How long a lone ESC byte waits for the rest of a sequence before it counts as Escape.
     static let escapeDelayMilliseconds: Int32 = 25
@@ -29,7 +31,7 @@ struct SearchScreenLoop {
         var screen = SearchScreen(size: terminal.size)
         var decoder = KeyDecoder()
         var shown: ScreenGrid?
-        if let ending = perform(screen.start()) { return ending }
+        if let ending = perform(screen.start(with: initialText)) { return ending }
         while true {
             let grid = SearchScreenRenderer.grid(for: screen)
             if grid != shown {

@@ -1,7 +1,9 @@
 import ArgumentParser
 
-/// Runs ftsearch on a command line: swift-argument-parser parses and validates it, the command
-/// runs against a ``CommandContext``, and the outcome becomes output and an exit code.
+/// Runs ftsearch on a command line: ``CommandLineConventions`` reads shared options before the
+/// command name and unknown command names, swift-argument-parser parses and validates the rest,
+/// the command runs against a ``CommandContext``, and the outcome becomes output and an exit
+/// code.
 ///
 /// - help (`-h`, `--help`, `help <command>`) and `--version`: standard output, exit 0;
 /// - usage errors and `ValidationError`: `Error: ...`, the usage line and a pointer to `--help`
@@ -26,7 +28,8 @@ enum CommandRunner {
 
     private static func execute(_ arguments: [String], in context: CommandContext) -> ExitCode {
         do {
-            var command = try FTSearch.parseAsRoot(arguments)
+            var command = try CommandLineConventions.parse(
+                CommandLineConventions.normalized(arguments))
             if let command = command as? any ContextualCommand {
                 try command.run(in: context)
             } else {

@@ -68,7 +68,18 @@ import FTSearchSQLite
     ])
     func anyTextIsLiteralAndNeverAnError(text: String) throws {
         let results = try index.search(SearchRequest(text: text))
-        #expect(results.total >= 0)
+        // Literal: every character that is not a letter or digit separates words, as in the
+        // index, and nothing is an operator; text without letters or digits matches nothing.
+        let words = String(text.map { $0.isLetter || $0.isNumber ? $0 : " " })
+        if SearchRequest(text: text).listsEverything {
+            #expect(results.total == (try index.search(SearchRequest(text: ""))).total)
+        } else if words.allSatisfy(\.isWhitespace) {
+            #expect(results.total == 0)
+        } else {
+            let plain = try index.search(SearchRequest(text: words))
+            #expect(results.hits.map(\.record) == plain.hits.map(\.record))
+            #expect(results.total == plain.total)
+        }
     }
 
     @Test func operatorWordsAreOrdinaryWords() throws {

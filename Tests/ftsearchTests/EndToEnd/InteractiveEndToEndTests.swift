@@ -130,6 +130,17 @@ import Testing
         #expect(try outcome().exitCode == 1)
     }
 
+    @Test func wordsAfterTheCommandAreTheQueryLineItStartsWith() throws {
+        let total = try count(of: "ann smith")
+        #expect(total > 0)
+        let pane = try launch(["ann", "smith"], width: 80, height: 24)
+        try pane.waitForScreen {
+            $0.first == "> ann smith" && Self.isCurrent($0, status: "\(total) match")
+        }
+        try pane.press("Escape")
+        #expect(try outcome().exitCode == 1)
+    }
+
     @Test func matchModeSearchesAsQueryDoes() throws {
         // The first substring search builds the substring index: before the screen starts,
         // not silently under the first keystroke.
