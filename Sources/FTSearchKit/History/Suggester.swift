@@ -7,7 +7,10 @@ import FTSearchSQLite
 /// words of the indexed fields that start with the prefix's last word fill up the list, the
 /// words held by the most records first.
 struct Suggester {
+    /// The records' database, for the index's words.
     let database: Database
+    /// The history's own database (see ``HistoryFile``).
+    let historyDatabase: Database
     let tokenizer: FTS5Tokenizer
     let clock: @Sendable () -> Timestamp
 
@@ -32,7 +35,7 @@ struct Suggester {
         -> [Suggestion]
     {
         var suggestions: [Suggestion] = []
-        try database.cachedStatement(sql: historySQL(order: options.order))
+        try historyDatabase.cachedStatement(sql: historySQL(order: options.order))
             .forEachRow([
                 key, options.kinds.rawValue, options.includesEmptyResults, clock().description,
                 options.limit,

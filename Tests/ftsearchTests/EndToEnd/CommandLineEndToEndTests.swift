@@ -92,7 +92,7 @@ import Testing
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["database"] as? String == ftsearch.databasePath)
-        #expect(object["schema_version"] as? Int == 7)
+        #expect(object["schema_version"] as? Int == 8)
         #expect((object["sqlite_version"] as? String)?.hasPrefix("3.") == true)
         #expect((object["size_bytes"] as? Int ?? 0) > 0)
         #expect(object["counts"] as? [String: Int] == ["people": 0, "animals": 5, "history": 0])
