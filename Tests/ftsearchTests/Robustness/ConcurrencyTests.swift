@@ -92,4 +92,31 @@ import Testing
             "ConcurrencyTests: \(Self.querierCount) processes ran \(rounds) rounds of 3 commands during an import of \(Self.recordCount) records; query p50 \(milliseconds.isEmpty ? 0 : milliseconds[milliseconds.count / 2]) ms, max \(milliseconds.last ?? 0) ms"
         )
     }
+
+    /// Beside the first import into an empty database (once done with a rollback journal, whose
+    /// exclusive lock made every reader wait 10 s and fail), searches answer at once with the
+    /// state before the import: nothing.
+    @Test func searchesBesideTheFirstImportAnswerAtOnce() throws {
+        let ftsearch = try FTSearchRunner()
+        let empty = ftsearch.directory + "/empty.ndjson"
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        try ftsearch.output(["import", "--kind", "people", empty])
+        let file = try ftsearch.writePeople(100_000, to: "large.ndjson")
+        let importer = try ftsearch.start(["import", "--quiet", file])
+        usleep(300_000)
+        var answers: [(Int32, String, Duration)] = []
+        while importer.isRunning && answers.count < 20 {
+            let start = ContinuousClock.now
+            let outcome = try ftsearch.run(["query", "bulk1", "--count", "--no-history"])
+            answers.append((outcome.exitCode, outcome.standardOutput, ContinuousClock.now - start))
+        }
+        importer.waitUntilExit()
+        #expect(importer.terminationStatus == 0)
+        #expect(!answers.isEmpty, "the import ended before a search could run beside it")
+        for (code, output, elapsed) in answers {
+            #expect(code == 0)
+            #expect(["0\n", "11111\n"].contains(output), "\(output)")
+            #expect(elapsed < .seconds(2), "a search beside the first import took \(elapsed)")
+        }
+    }
 }
