@@ -14,8 +14,9 @@ import CSQLite
 /// `COMMIT`.
 public enum LockWaiting: Sendable {
     /// Wait for as long as the other connection holds the lock; after ``noticeDelay`` call
-    /// `onWaiting`, once per wait, with the process that holds it (when it can be told).
-    case untilFree(onWaiting: @Sendable (LockHolder?) -> Void)
+    /// `onWaiting`, once per wait, with the process that holds it (when it can be told) and
+    /// the database file.
+    case untilFree(onWaiting: @Sendable (LockHolder?, String) -> Void)
     /// Give up at once: the statement fails with `SQLITE_BUSY`.
     case failAtOnce
     /// Wait at most this many milliseconds, then fail with `SQLITE_BUSY`.
@@ -25,7 +26,7 @@ public enum LockWaiting: Sendable {
     public static let noticeDelay: Duration = .seconds(1)
 
     /// Waits for as long as it takes, saying nothing.
-    public static let untilFree = LockWaiting.untilFree(onWaiting: { _ in })
+    public static let untilFree = LockWaiting.untilFree(onWaiting: { _, _ in })
 }
 
 /// The process that holds a database's write lock, as the operating system reports it
@@ -69,7 +70,10 @@ public struct LockHolder: Sendable, Equatable, CustomStringConvertible {
         if let program = words.first, let slash = program.lastIndex(of: "/") {
             words[0] = String(program[program.index(after: slash)...])
         }
-        let line = words.joined(separator: " ")
+        let line = String(
+            words.joined(separator: " ").unicodeScalars.map {
+                $0.properties.generalCategory == .control ? " " : Character($0)
+            })
         return line.count > 120 ? String(line.prefix(117)) + "..." : line
     }
 
@@ -116,7 +120,7 @@ final class BusyWaiter {
         case .untilFree(let onWaiting):
             if !hasNoticed && waited >= LockWaiting.noticeDelay {
                 hasNoticed = true
-                onWaiting(LockHolder.writer(ofDatabaseAt: path))
+                onWaiting(LockHolder.writer(ofDatabaseAt: path), path)
             }
         }
         // SQLite's own delays: short at first, then 100 ms (https://sqlite.org/c3ref/busy_timeout.html).

@@ -106,7 +106,7 @@ import Testing
         let environment = ftsearch.environment
         let errors = ftsearch.directory + "/errors"
         let started = ContinuousClock.now
-        let statuses = try ftsearch.whileAnotherProcessHoldsTheWriteLock {
+        let statuses = try ftsearch.whileAnotherProcessHoldsTheWriteLock { _ in
             var processes: [Process] = []
             for _ in 0..<8 {
                 let process = Process()

@@ -86,9 +86,11 @@ extension FTSearchRunner {
             ["--reuid=65534", "--regid=65534", "--clear-groups", Self.executable.path] + arguments)
     }
 
-    /// Runs `body` while another process (Python's sqlite3) holds the database's write lock,
-    /// as an import does for as long as it runs.
-    func whileAnotherProcessHoldsTheWriteLock<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` while another process (Python's sqlite3) holds the write lock of the
+    /// database at `path` (the runner's by default), as an import does for as long as it runs.
+    func whileAnotherProcessHoldsTheWriteLock<T>(
+        of path: String? = nil, _ body: (_ holder: Int32) throws -> T
+    ) throws -> T {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -101,7 +103,7 @@ extension FTSearchRunner {
             sys.stdin.read()
             connection.execute("ROLLBACK")
             """,
-            databasePath,
+            path ?? databasePath,
         ]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
@@ -113,9 +115,9 @@ extension FTSearchRunner {
         }
         let line = output.fileHandleForReading.availableData
         guard String(decoding: line, as: UTF8.self).hasPrefix("locked") else {
-            throw Failure(description: "python3 could not lock \(databasePath)")
+            throw Failure(description: "python3 could not lock \(path ?? databasePath)")
         }
-        return try body()
+        return try body(process.processIdentifier)
     }
 
     /// The number of people and animals in the database at `path` (read with the library, so it
