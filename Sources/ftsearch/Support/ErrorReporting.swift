@@ -84,6 +84,12 @@ enum ErrorReporting {
                 message: "another process is using the database (\(error.message)), and "
                     + "--no-wait was given: try again when it has finished")
         }
+        if error.isDiskFull {
+            return ErrorReport(
+                exitCode: ExitCode.ioError,
+                message: "database I/O failed: no space left on device (\(error.message)); "
+                    + "nothing was changed")
+        }
         if error.isIOFailure {
             return ErrorReport(
                 exitCode: ExitCode.ioError,
