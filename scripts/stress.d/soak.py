@@ -116,34 +116,51 @@ class Soak:
             record = {"id": identifier, **record}
         file.write(json.dumps(record) + "\n")
 
-    def query_ratio(self, rng, samples=15):
-        """Median whole-process `query` time idle, and beside an import of 200,000 people, in a
-        database of its own holding the soak's initial people."""
-        environment = dict(self.environment, FTSEARCH_DB=os.path.join(self.directory, "ratio.sqlite"))
-        subprocess.run([self.binary, "import", "--quiet", os.path.join(self.directory, "initial.ndjson")],
-                       env=environment, check=True)
+    def query_ratio(self, rng, people, samples=15):
+        """Whole-process `query` times in a database of its own: beside the first import of
+        `people` people into an empty database, idle once they are in, and beside a second
+        import of as many into the filled database. Returns the medians and the maximum."""
+        environment = dict(
+            self.environment, FTSEARCH_DB=os.path.join(self.directory, "ratio.sqlite"),
+            FTSEARCH_NO_HISTORY="1")
+        path = os.path.join(self.directory, "big.ndjson")
+        with open(path, "w") as file:
+            for _ in range(people):
+                self.write_record(file, None, person(rng))
 
         def sample():
             start = time.monotonic()
-            subprocess.run(
-                [self.binary, "query", "an", "--count"], env=environment, check=True,
-                capture_output=True)
+            outcome = subprocess.run(
+                [self.binary, "query", "an", "--count"], env=environment, capture_output=True)
+            if outcome.returncode != 0 or outcome.stderr:
+                with self.lock:
+                    self.failures.append(("query beside an import", [], outcome.returncode,
+                                          outcome.stderr[-300:]))
             return time.monotonic() - start
 
-        idle = statistics.median(sample() for _ in range(samples))
-        path = os.path.join(self.directory, "big.ndjson")
-        with open(path, "w") as file:
-            for number in range(200_000):
-                self.write_record(file, 50 * RANGE + number, person(rng))
-        importer = subprocess.Popen([self.binary, "import", "--quiet", path], env=environment)
-        time.sleep(0.3)
-        beside = []
-        while importer.poll() is None and len(beside) < samples:
-            beside.append(sample())
-        importer.wait()
-        if importer.returncode != 0:
-            raise SystemExit("soak: the import for the ratio failed")
-        return idle, (statistics.median(beside) if beside else None), len(beside)
+        def beside_import():
+            start = time.monotonic()
+            importer = subprocess.Popen([self.binary, "import", "--quiet", path], env=environment)
+            time.sleep(0.3)
+            times = []
+            while importer.poll() is None:
+                times.append(sample())
+                time.sleep(0.2)
+            if importer.wait() != 0:
+                raise SystemExit("soak: the import beside the searches failed")
+            return times, time.monotonic() - start
+
+        first, first_import = beside_import()
+        idle = [sample() for _ in range(samples)]
+        filled, filled_import = beside_import()
+        os.unlink(path)
+        return {
+            "people": people, "idle": statistics.median(idle),
+            "first": statistics.median(first) if first else None,
+            "filled": statistics.median(filled) if filled else None,
+            "max": max(first + filled, default=None), "samples": len(first) + len(filled),
+            "imports": (first_import, filled_import),
+        }
 
     # MARK: The workers
 
@@ -250,6 +267,13 @@ def main():
     parser.add_argument("--workers", type=int, default=8)
     parser.add_argument("--seed", type=int, default=random.randrange(1 << 30))
     parser.add_argument("--keep", action="store_true", help="keep the database folder")
+    parser.add_argument("--ratio-people", type=int, default=200_000,
+                        help="the people imported beside the timed searches")
+    parser.add_argument("--ratio-only", action="store_true",
+                        help="only time searches beside an import, then stop")
+    parser.add_argument("--max-ratio", type=float, default=3.0,
+                        help="fail when searches beside an import take longer than this many "
+                             "times idle ones (0: report only)")
     arguments = parser.parse_args()
     duration = arguments.seconds or (arguments.minutes or 1) * 60
     directory = tempfile.mkdtemp(prefix="ftsearch-soak-")
@@ -258,7 +282,19 @@ def main():
     print(f"soak: {arguments.workers} workers for {duration:.0f} s, seed {arguments.seed}, "
           f"in {directory}", file=sys.stderr, flush=True)
     soak.setup(rng)
-    idle, beside, samples = soak.query_ratio(rng)
+    ratio = soak.query_ratio(rng, arguments.ratio_people)
+    worst = max(ratio["first"] or 0, ratio["filled"] or 0)
+    print(f"query beside an import of {ratio['people']} people (each import took "
+          f"{ratio['imports'][0]:.1f} s and {ratio['imports'][1]:.1f} s): idle median "
+          f"{ratio['idle'] * 1000:.0f} ms; beside the first import into an empty database "
+          f"median {(ratio['first'] or 0) * 1000:.0f} ms, beside an import into the filled one "
+          f"{(ratio['filled'] or 0) * 1000:.0f} ms, max {(ratio['max'] or 0) * 1000:.0f} ms over "
+          f"{ratio['samples']} searches: {worst / ratio['idle']:.2f}x idle", flush=True)
+    ratio_ok = not arguments.max_ratio or (
+        ratio["samples"] > 0 and worst <= arguments.max_ratio * ratio["idle"])
+    if arguments.ratio_only:
+        shutil.rmtree(directory, ignore_errors=True)
+        sys.exit(0 if ratio_ok and not soak.failures else 1)
     before = soak.stored_people()
 
     deadline = time.monotonic() + duration
@@ -310,11 +346,8 @@ def main():
               f"{percentile(times, 0.99) * 1000:8.0f} {max(times) * 1000:8.0f}")
     total = sum(len(times) for times in soak.timings.values())
     lost = len(missing) + len(wrong) + lost_increments
-    ratio = f"{beside / idle:.2f}x" if beside else "n/a (the import ended first)"
     print(f"commands {total}, people {len(stored)}, history entries {len(counts)}, "
           f"searches logged {sum(expected_counts.values())}")
-    print(f"query beside an import: idle median {idle * 1000:.0f} ms, beside {beside * 1000:.0f} "
-          f"ms over {samples} samples: {ratio}" if beside else f"query beside an import: {ratio}")
     print(f"lost = {lost} (records missing {len(missing)}, wrong {len(wrong)}, history "
           f"increments {lost_increments}); unexpected records {len(unexpected)}, extra "
           f"increments {extra_increments}; failed commands {len(soak.failures)}; over budget "
@@ -326,7 +359,7 @@ def main():
     for identifier in (missing + wrong + unexpected)[:10]:
         print(f"  record {identifier}: model {model.get(identifier)}, stored "
               f"{stored.get(identifier)}", file=sys.stderr)
-    ok = (lost == 0 and not unexpected and extra_increments == 0 and not soak.failures
+    ok = (ratio_ok and lost == 0 and not unexpected and extra_increments == 0 and not soak.failures
           and not soak.over_budget and check.returncode == 0)
     if not arguments.keep:
         shutil.rmtree(directory, ignore_errors=True)
