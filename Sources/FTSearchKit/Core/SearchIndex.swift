@@ -25,7 +25,9 @@ import FTSearchSQLite
 /// documented in `SearchIndex+Records.swift` and `SearchIndex+Export.swift`.
 ///
 /// Not `Sendable`: open one per thread or process. Any number of processes can use the same
-/// file at once: the database is in WAL mode, writers queue on a busy timeout.
+/// file at once: the database is in WAL mode, so searches never wait, and a change waits for
+/// another process's change as its `lockWaiting` says; the history is a file of its own
+/// (``HistoryFile``), so recording a search waits for no change to the records.
 public final class SearchIndex {
     /// Whether opening may create the database file.
     public enum OpenMode: Sendable {

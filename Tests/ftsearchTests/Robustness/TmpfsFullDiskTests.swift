@@ -2,10 +2,36 @@ import Foundation
 import FTSearchTestSupport
 import Testing
 
+/// Whether this process may mount a tmpfs: root, in a system or container that allows it.
+enum TmpfsMount {
+    static let isAllowed: Bool = {
+        guard getuid() == 0 else { return false }
+        let folder = NSTemporaryDirectory() + "ftsearch-mount-probe-" + UUID().uuidString
+        guard
+            (try? FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true)) != nil
+        else { return false }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func run(_ path: String, _ arguments: [String]) -> Bool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder]) else {
+            return false
+        }
+        return run("/bin/umount", [folder])
+    }()
+}
+
 /// A disk that is really full: a small tmpfs mounted in the test's own folder (root only).
 /// An import, an export and a search's history write on it each fail with one clear error,
 /// leave nothing half-written, and the database still passes `check`.
-@Suite(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+@Suite(.enabled(if: TmpfsMount.isAllowed, "mounting a tmpfs needs root (and the right)"))
 struct TmpfsFullDiskTests {
     let ftsearch: FTSearchRunner
     let disk: String
