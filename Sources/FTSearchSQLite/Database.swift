@@ -23,6 +23,8 @@ package final class Database {
         /// Read and write; the file is created when missing. SQLite opens a file it may not
         /// write for reading only (see ``isReadOnly``).
         case readWriteCreate
+        /// Read and write; the file must exist.
+        case readWrite
         /// Read only, promising SQLite that nothing changes the file while it is open
         /// (`immutable=1`, https://sqlite.org/uri.html#uriimmutable): no locks are taken and no
         /// `-wal` or `-shm` file is read or made. Only sound while no writer is at work.
@@ -39,21 +41,24 @@ package final class Database {
     package var interruptCheck: InterruptCheck?
     /// Whether a transaction that must be durable by close has been committed.
     private var hasCommittedDurableByClose = false
+    /// Whether closing must leave the WAL as it is, for a connection that only reads beside a
+    /// writer of the same process (closing would otherwise checkpoint it when it is the last).
+    package var neverCheckpointsOnClose = false
     /// The rows changed by transactions committed with ``Durability/byNextCheckpoint``.
     private var changesDurableByNextCheckpoint: Int64 = 0
-    /// How long a statement waits for another connection's lock (see ``init(path:mode:busyTimeoutMilliseconds:)``).
-    private let busyTimeoutMilliseconds: Int32
+    /// How statements wait for another connection's lock (see ``lockWaiting``).
+    private let busyWaiter: BusyWaiter
 
     /// Opens the database at `path`.
     ///
     /// - Parameters:
     ///   - path: A file path, or `:memory:`.
     ///   - mode: Whether to open for reading only, or for writing (creating the file if needed).
-    ///   - busyTimeoutMilliseconds: How long to wait for another process's lock before failing
-    ///     with `SQLITE_BUSY` (https://sqlite.org/c3ref/busy_timeout.html).
+    ///   - lockWaiting: How to wait for another connection's lock (``lockWaiting``).
     /// - Throws: ``SQLiteError`` when the file cannot be opened.
     package init(
-        path: String, mode: Mode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000
+        path: String, mode: Mode = .readWriteCreate,
+        lockWaiting: LockWaiting = .atMost(milliseconds: 10_000)
     )
         throws(SQLiteError)
     {
@@ -62,6 +67,7 @@ package final class Database {
             switch mode {
             case .readOnly: SQLITE_OPEN_READONLY
             case .readWriteCreate: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            case .readWrite: SQLITE_OPEN_READWRITE
             case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             }
         let name = mode == .immutable ? Self.immutableURI(path: path) : path
@@ -74,14 +80,22 @@ package final class Database {
         self.path = path
         self.mode = mode
         self.handle = handle
-        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.busyWaiter = BusyWaiter(policy: lockWaiting, path: path)
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_busy_handler(handle, busyHandler, Unmanaged.passUnretained(busyWaiter).toOpaque())
+    }
+
+    /// How statements wait when another connection holds the lock they need: a write waits
+    /// for the write lock, which one connection at a time holds from `BEGIN IMMEDIATE` to
+    /// `COMMIT` (https://sqlite.org/lockingv3.html, https://sqlite.org/wal.html#concurrency).
+    package var lockWaiting: LockWaiting {
+        get { busyWaiter.policy }
+        set { busyWaiter.policy = newValue }
     }
 
     deinit {
         statementCache.removeAll()
-        if leavesWALOnClose {
+        if neverCheckpointsOnClose || leavesWALOnClose {
             _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
         }
         sqlite3_close_v2(handle)
@@ -190,7 +204,7 @@ package final class Database {
         _ body: () throws -> T
     ) throws -> T {
         let changesBefore = sqlite3_total_changes64(handle)
-        try execute(sql: "BEGIN \(kind.rawValue)")
+        try begin(kind)
         do {
             let result = try body()
             try execute(sql: "COMMIT")
@@ -205,6 +219,18 @@ package final class Database {
             if !isAutocommit { try? execute(sql: "ROLLBACK") }
             throw error
         }
+    }
+
+    /// Starts a transaction; a lock another connection keeps past ``lockWaiting`` throws
+    /// ``DatabaseBusyError``.
+    private func begin(_ kind: TransactionKind) throws {
+        let sql = "BEGIN \(kind.rawValue)"
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        if code == SQLITE_OK { return }
+        if code & 0xFF == SQLITE_BUSY {
+            throw DatabaseBusyError(path: path, holder: LockHolder.writer(ofDatabaseAt: path))
+        }
+        throw SQLiteError(connection: handle, code: code, sql: sql)
     }
 
     /// Whether closing may skip the checkpoint: every change of this connection (counted by
@@ -226,8 +252,9 @@ package final class Database {
     /// changes back and is ignored.
     package func writeWithoutWaiting(_ body: () throws -> Void) {
         guard isAutocommit, !isReadOnly else { return }
-        sqlite3_busy_timeout(handle, 0)
-        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        let waiting = lockWaiting
+        lockWaiting = .failAtOnce
+        defer { lockWaiting = waiting }
         try? inTransaction(.immediate, durability: .byNextCheckpoint, body)
     }
 
@@ -245,6 +272,14 @@ package final class Database {
         guard code == SQLITE_DONE else {
             throw SQLiteError(connection: destination.handle, code: code)
         }
+    }
+
+    /// Copies the WAL into the database file and empties it
+    /// (https://sqlite.org/pragma.html#pragma_wal_checkpoint), then removes it when the
+    /// connection closes: afterwards the file alone holds everything.
+    package func checkpoint() throws(SQLiteError) {
+        try execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        hasCommittedDurableByClose = true
     }
 
     /// Whether no transaction is open.

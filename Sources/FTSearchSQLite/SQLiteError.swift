@@ -1,5 +1,11 @@
 import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// An error reported by SQLite, with the statement that caused it.
 ///
 /// The description has one fixed shape and never includes bound values, which may be user data:
@@ -14,6 +20,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public let message: String
     /// The SQL being executed, if any.
     public let sql: String?
+    /// The `errno` of the operating-system call that failed, for an I/O error
+    /// (https://sqlite.org/c3ref/system_errno.html); 0 when there is none.
+    public let systemErrorNumber: Int32
 
     /// The primary result code: what kind of failure this is.
     public var code: SQLiteResultCode { SQLiteResultCode(rawValue: resultCode) }
@@ -21,10 +30,13 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public var extendedCode: SQLiteResultCode { SQLiteResultCode(rawValue: extendedResultCode) }
 
     /// Creates an error from its parts.
-    package init(extendedResultCode: Int32, message: String, sql: String? = nil) {
+    package init(
+        extendedResultCode: Int32, message: String, sql: String? = nil, systemErrorNumber: Int32 = 0
+    ) {
         self.extendedResultCode = extendedResultCode
         self.message = message
         self.sql = sql
+        self.systemErrorNumber = systemErrorNumber
     }
 
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, ...).
@@ -33,6 +45,13 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// Whether the error means the file is not a database, or is damaged.
     public var isCorruption: Bool {
         resultCode == SQLITE_NOTADB || resultCode == SQLITE_CORRUPT
+    }
+
+    /// Whether the disk (or the file-size limit) had no room for what SQLite had to write: a
+    /// full database, or an I/O error whose system call failed with `ENOSPC`, `EDQUOT` or
+    /// `EFBIG` (growing the `-shm` file on a full disk is such an error).
+    public var isDiskFull: Bool {
+        resultCode == SQLITE_FULL || [ENOSPC, EDQUOT, EFBIG].contains(systemErrorNumber)
     }
 
     /// Whether the error comes from the disk or file system rather than the data.
@@ -58,7 +77,9 @@ extension SQLiteError {
             connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
         let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
-        self.init(extendedResultCode: extended == 0 ? code : extended, message: message, sql: sql)
+        self.init(
+            extendedResultCode: extended == 0 ? code : extended, message: message, sql: sql,
+            systemErrorNumber: connection.map { sqlite3_system_errno($0) } ?? 0)
     }
 }
 

@@ -18,9 +18,11 @@ extension SearchIndex {
     /// Opens `path`, refuses files that are not ftsearch databases or come from a newer version,
     /// and migrates older ones when it may write (and was not asked to be `readingOnly`).
     static func openConnection(
-        at path: String, readingOnly: Bool, onMigrationProgress: (ImportProgress) -> Void
+        at path: String, readingOnly: Bool, lockWaiting: LockWaiting,
+        onMigrationProgress: (ImportProgress) -> Void
     ) throws -> (Database, ReadOnlyReason?) {
-        var database = try openDatabase(at: path, readingOnly: readingOnly)
+        var database = try openDatabase(
+            at: path, readingOnly: readingOnly, lockWaiting: lockWaiting)
         var readOnlyReason: ReadOnlyReason? =
             readingOnly ? .openedForReading : database.isReadOnly ? whyReadOnly(path) : nil
         if readOnlyReason != nil, !hasWriterAtWork(path) {
@@ -53,7 +55,7 @@ extension SearchIndex {
     /// can be written when no one else writes, but never migrating and never logging
     /// (``ReadOnlyReason/openedForReading``). The file must exist at the latest schema.
     static func openReaderConnection(at path: String) throws -> Database {
-        let database = try openDatabase(at: path, readingOnly: false)
+        let database = try openDatabase(at: path, readingOnly: false, lockWaiting: .untilFree)
         try prepare(
             database, at: path, readOnlyReason: .openedForReading, onMigrationProgress: { _ in })
         return database
@@ -133,10 +135,14 @@ extension SearchIndex {
         }
     }
 
-    private static func openDatabase(at path: String, readingOnly: Bool) throws -> Database {
+    private static func openDatabase(
+        at path: String, readingOnly: Bool, lockWaiting: LockWaiting
+    ) throws -> Database {
         let failure: SQLiteError
         do {
-            return try Database(path: path, mode: readingOnly ? .readOnly : .readWriteCreate)
+            return try Database(
+                path: path, mode: readingOnly ? .readOnly : .readWriteCreate,
+                lockWaiting: lockWaiting)
         } catch {
             failure = error
         }

@@ -28,7 +28,9 @@ import FTSearchSQLite
 ///
 /// Not `Sendable`: open one per thread or process, or share one database between tasks with
 /// ``SearchIndexPool`` (parallel readers, one writer). Any number of processes can use the same
-/// file at once: the database is in WAL mode, writers queue on a busy timeout.
+/// file at once: the database is in WAL mode, so searches never wait, and a change waits for
+/// another process's change as its `lockWaiting` says; the history is a file of its own
+/// (``HistoryFile``), so recording a search waits for no change to the records.
 public final class SearchIndex {
     /// Whether opening may create the database file.
     public enum OpenMode: Sendable {
@@ -50,6 +52,13 @@ public final class SearchIndex {
     public let readOnlyReason: ReadOnlyReason?
     let database: Database
     let clock: @Sendable () -> Timestamp
+    /// How this index's connections wait for another process's write lock.
+    let lockWaiting: LockWaiting
+    /// The history's own database (see ``HistoryFile``), opened when first needed.
+    private var historyConnection: Database?
+    /// Whether this index only reads, beside a writer of the same process that records
+    /// searches (a ``SearchIndexPool`` reader).
+    var readsBesideWriter = false
     private var cachedTokenizer: FTS5Tokenizer?
     /// A second connection that ranks half of a large table in parallel (see ``RankingHelper``).
     var rankingHelper = RankingHelper.Slot.notNeededYet
@@ -66,6 +75,9 @@ public final class SearchIndex {
     ///   - path: The database file.
     ///   - mode: Whether a missing file is created.
     ///   - clock: The current time, for timestamps (tests pass a fixed one).
+    ///   - lockWaiting: How a change waits while another process writes the database (in WAL
+    ///     mode a search never waits): as long as it takes, by default, or not at all, failing
+    ///     with ``DatabaseBusyError``.
     ///   - onMigrationProgress: Hears how far a migration that re-indexes every record has
     ///     come (records done, and as bytes the records done out of all records), so a
     ///     command can show the import's progress line.
@@ -75,6 +87,7 @@ public final class SearchIndex {
     public convenience init(
         path: String, mode: OpenMode = .createIfMissing,
         clock: @escaping @Sendable () -> Timestamp = Timestamp.now,
+        lockWaiting: LockWaiting = .untilFree,
         onMigrationProgress: (ImportProgress) -> Void = { _ in }
     ) throws {
         if access(path, F_OK) != 0 {
@@ -82,17 +95,21 @@ public final class SearchIndex {
             try Self.createParentDirectories(of: path)
         }
         let (database, readOnlyReason) = try Self.openConnection(
-            at: path, readingOnly: mode == .readOnly, onMigrationProgress: onMigrationProgress)
-        self.init(path: path, database: database, readOnlyReason: readOnlyReason, clock: clock)
+            at: path, readingOnly: mode == .readOnly, lockWaiting: lockWaiting,
+            onMigrationProgress: onMigrationProgress)
+        self.init(
+            path: path, database: database, readOnlyReason: readOnlyReason, clock: clock,
+            lockWaiting: lockWaiting)
     }
 
     /// An index on an open, prepared connection.
     init(
         path: String, database: Database, readOnlyReason: ReadOnlyReason?,
-        clock: @escaping @Sendable () -> Timestamp
+        clock: @escaping @Sendable () -> Timestamp, lockWaiting: LockWaiting = .untilFree
     ) {
         self.path = path
         self.clock = clock
+        self.lockWaiting = lockWaiting
         self.database = database
         self.readOnlyReason = readOnlyReason
         if database.mode == .immutable {
@@ -126,6 +143,19 @@ public final class SearchIndex {
         if let readOnlyReason {
             throw ReadOnlyDatabaseError(
                 path: path, reason: readOnlyReason, change: change, advice: advice)
+        }
+    }
+
+    /// The connection to the history's own file (see ``HistoryFile``).
+    var historyDatabase: Database {
+        get throws {
+            if let historyConnection { return historyConnection }
+            let access: HistoryFile.Access =
+                readOnlyReason == nil ? .write : readsBesideWriter ? .readBesideWriter : .read
+            let connection = try HistoryFile.open(
+                forDatabaseAt: path, access: access, waiting: lockWaiting)
+            historyConnection = connection
+            return connection
         }
     }
 

@@ -56,6 +56,11 @@ public final class SearchIndexPool: Sendable {
         self.readOnlyReason = index.readOnlyReason
         self.maximumReaders = maximumReaders
         self.clock = clock
+        if index.readOnlyReason == nil {
+            // The history file exists before any reader opens it, so that every reader reads it
+            // through its -shm file and sees what the writer records later.
+            _ = try index.historyDatabase
+        }
         writer = Connection(index)
         readerSlots = DispatchSemaphore(value: maximumReaders)
     }
@@ -109,10 +114,11 @@ public final class SearchIndexPool: Sendable {
         if readOnlyReason != nil {
             return Connection(try SearchIndex(path: path, mode: .readOnly, clock: clock))
         }
-        return Connection(
-            SearchIndex(
-                path: path, database: try SearchIndex.openReaderConnection(at: path),
-                readOnlyReason: .openedForReading, clock: clock))
+        let reader = SearchIndex(
+            path: path, database: try SearchIndex.openReaderConnection(at: path),
+            readOnlyReason: .openedForReading, clock: clock)
+        reader.readsBesideWriter = true
+        return Connection(reader)
     }
 
     /// Runs `work` on a Dispatch thread and resumes the caller with its result.

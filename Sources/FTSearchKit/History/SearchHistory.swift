@@ -11,10 +11,16 @@ import FTSearchSQLite
 /// try index.history.entries(limit: 10)   // newest first
 /// ```
 ///
+/// The entries live in a file of their own beside the database (see ``HistoryFile``), so that
+/// recording a search never waits for an import or any other change to the records.
+///
 /// On a database this process can only read, the history can be listed but not changed:
 /// changes throw ``ReadOnlyDatabaseError``.
 public struct SearchHistory {
+    /// The history's own database.
     let database: Database
+    /// The records' database, which errors name.
+    let databasePath: String
     let tokenizer: FTS5Tokenizer
     let clock: @Sendable () -> Timestamp
     let readOnlyReason: ReadOnlyReason?
@@ -22,6 +28,8 @@ public struct SearchHistory {
     /// Records a search of `text`. Text that is empty or only white space is not recorded.
     ///
     /// Safe under concurrent use by many processes: every call adds exactly one to the count.
+    /// It waits only for other history writes (each well under a millisecond), never for a
+    /// change to the records.
     /// The entry reaches the database file at the next checkpoint, not when the process ends
     /// (see ``Database/Durability/byNextCheckpoint``): a search costs no disk flush.
     ///
@@ -114,7 +122,7 @@ public struct SearchHistory {
 
     private func requireWriteAccess(for change: String) throws(ReadOnlyDatabaseError) {
         if let readOnlyReason {
-            throw ReadOnlyDatabaseError(path: database.path, reason: readOnlyReason, change: change)
+            throw ReadOnlyDatabaseError(path: databasePath, reason: readOnlyReason, change: change)
         }
     }
 

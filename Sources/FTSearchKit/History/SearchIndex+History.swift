@@ -4,7 +4,8 @@ extension SearchIndex {
     public var history: SearchHistory {
         get throws {
             SearchHistory(
-                database: database, tokenizer: try tokenizer, clock: clock,
+                database: try historyDatabase, databasePath: path, tokenizer: try tokenizer,
+                clock: clock,
                 readOnlyReason: readOnlyReason)
         }
     }
@@ -19,7 +20,10 @@ extension SearchIndex {
     ) throws
         -> [Suggestion]
     {
-        try Suggester(database: database, tokenizer: tokenizer, clock: clock)
-            .suggestions(forPrefix: prefix, options: options)
+        try Suggester(
+            database: database, historyDatabase: historyDatabase, tokenizer: tokenizer,
+            clock: clock
+        )
+        .suggestions(forPrefix: prefix, options: options)
     }
 }

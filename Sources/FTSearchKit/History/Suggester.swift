@@ -7,7 +7,10 @@ import FTSearchSQLite
 /// words of the indexed fields that start with the prefix's last word fill up the list, the
 /// words held by the most records first.
 struct Suggester {
+    /// The records' database, for the index's words.
     let database: Database
+    /// The history's own database (see ``HistoryFile``).
+    let historyDatabase: Database
     let tokenizer: FTS5Tokenizer
     let clock: @Sendable () -> Timestamp
 
@@ -47,7 +50,7 @@ struct Suggester {
         for group in [HistoryGroup.startsWithKey, .laterWordStartsWithKey] {
             guard suggestions.count < options.limit, group == .startsWithKey || !key.isEmpty
             else { break }
-            try database.cachedStatement(sql: historySQL(group, order: options.order))
+            try historyDatabase.cachedStatement(sql: historySQL(group, order: options.order))
                 .forEachRow(arguments) { row in
                     guard suggestions.count < options.limit else { return }
                     suggestions.append(

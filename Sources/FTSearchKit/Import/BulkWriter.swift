@@ -113,7 +113,14 @@ final class BulkWriter {
         try upsert.step()
         upsert.reset()
         if record.id == nil {
-            highestID = max(highestID, database.lastInsertedRowID)
+            // SQLite gives a row without an id the highest id plus one, or, once the largest
+            // 64-bit id is taken, a random unused one (https://sqlite.org/autoinc.html): the
+            // row is indexed under the id it got, listed when it is not above the old highest.
+            let id = database.lastInsertedRowID
+            if indexing == .atFinish && id <= highestIDBefore {
+                try addToReindexList?.execute([id])
+            }
+            highestID = max(highestID, id)
         }
         return outcome
     }

@@ -33,11 +33,6 @@ struct Importer {
     mutating func run(_ sources: [ImportSource]) throws -> ImportSummary {
         let sizes = sources.map(\.size)
         totalBytes = sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
-        let usesRollbackJournal = try switchToRollbackJournalForFirstBulkImport()
-        defer {
-            // Back to WAL for everyone after; SearchIndex also ensures it on every open.
-            if usesRollbackJournal { try? database.execute(sql: "PRAGMA journal_mode = WAL") }
-        }
         try database.inTransaction(.immediate) {
             if options.replace, let kind = options.kind {
                 _ = try writer(for: kind)
@@ -58,34 +53,6 @@ struct Importer {
             }
         }
         return summary
-    }
-
-    /// Inputs from this size on, into an empty database, are imported in rollback-journal mode.
-    static let rollbackJournalMinimumBytes: Int64 = 4 << 20
-
-    /// In WAL mode every page of a bulk import is written twice, into the WAL and then into the
-    /// database at the checkpoint; with a rollback journal, into the database once (an empty
-    /// one journals next to nothing): 15% less time for 100k people (8 MiB of CSV) and 1M. The
-    /// two switches of journal mode cost a fixed 20-odd ms of file syncs, about what the
-    /// checkpoint of 10k people (1-2 MiB of input) costs, so smaller inputs stay in WAL mode.
-    /// Readers wait while a rollback-journal import commits, so it is only done for the first
-    /// import into an empty database, when no other connection has it open (the switch needs
-    /// that, and is tried without waiting).
-    private func switchToRollbackJournalForFirstBulkImport() throws -> Bool {
-        guard (totalBytes ?? 0) >= Self.rollbackJournalMinimumBytes,
-            try database.fetchText(sql: "PRAGMA journal_mode") == "wal",
-            try database.fetchInt(
-                sql: """
-                    SELECT (SELECT count(*) FROM (SELECT 1 FROM people LIMIT 1))
-                         + (SELECT count(*) FROM (SELECT 1 FROM animals LIMIT 1))
-                         + (SELECT count(*) FROM (SELECT 1 FROM history LIMIT 1))
-                    """) == 0
-        else { return false }
-        let timeout = try database.fetchInt(sql: "PRAGMA busy_timeout") ?? 0
-        try database.execute(sql: "PRAGMA busy_timeout = 0")
-        defer { try? database.execute(sql: "PRAGMA busy_timeout = \(timeout)") }
-        let mode = try? database.fetchText(sql: "PRAGMA journal_mode = DELETE")
-        return mode == "delete"
     }
 
     private mutating func importRecords(from source: inout ImportSource) throws {

@@ -57,7 +57,7 @@ extension SearchIndex {
 
     /// Merges the index b-trees, drops the kept rankings (all stale once the indexes are
     /// merged, see ``ResultCache``), refreshes the query planner's statistics, checkpoints the
-    /// WAL, and vacuums when that would reclaim space.
+    /// WAL (and the history's, see ``HistoryFile``), and vacuums when that would reclaim space.
     ///
     /// - Returns: The database size in bytes before and after.
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
@@ -76,7 +76,8 @@ extension SearchIndex {
         if try database.fetchInt(sql: "PRAGMA freelist_count") ?? 0 > 0 {
             try database.execute(sql: "VACUUM")
         }
-        try database.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        try database.checkpoint()
+        try historyDatabase.checkpoint()
         let after = try sizeInBytes()
         return (before, after)
     }

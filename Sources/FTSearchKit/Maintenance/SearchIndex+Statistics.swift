@@ -5,9 +5,10 @@ extension SearchIndex {
     /// Counts, sizes and versions.
     public func statistics() throws -> IndexStatistics {
         var counts: [String: Int] = [:]
-        for table in Kind.allCases.map(\.tableName) + ["history"] {
+        for table in Kind.allCases.map(\.tableName) {
             counts[table] = try database.fetchInt(sql: "SELECT count(*) FROM \(table)") ?? 0
         }
+        counts["history"] = try history.count()
         var substringIndexSizes: [Kind: Int] = [:]
         for kind in Kind.allCases {
             let substrings = FullTextIndex.substrings(of: kind)

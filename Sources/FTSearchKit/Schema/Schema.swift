@@ -321,6 +321,60 @@ enum Schema {
             try reindexEveryRowForMigration4(database, onProgress: onProgress)
             try refoldHistoryKeysForMigration8(database)
         }
+        migrator.registerMigration(
+            "Keep the search history in its own file, which no import or edit ever locks"
+        ) { database in
+            // The history moves to `<database>-history` (see HistoryFile), with its ids, its
+            // counts and its times. The copy commits in that file before this migration does:
+            // when a crash comes between, this migration runs again and copies nothing twice
+            // (every id and key that is there already is left as it is).
+            let file =
+                try database.fetchText(
+                    sql: "SELECT file FROM pragma_database_list WHERE name = 'main'") ?? ""
+            if !file.isEmpty {
+                let history = try Database(path: file + "-history")
+                try history.execute(sql: "PRAGMA journal_mode = WAL")
+                if try Migrator.version(of: history) == 0 {
+                    try Schema.historyMigrator.prefix(1).migrate(history)
+                }
+                let columns = "id, key, text, kind, result_count, use_count, first_used, last_used"
+                let rows = try database.makeStatement(sql: "SELECT \(columns) FROM history")
+                let insert = try history.makeStatement(
+                    sql: """
+                        INSERT INTO history(\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                        ON CONFLICT DO NOTHING
+                        """)
+                try history.inTransaction(.immediate) {
+                    try rows.forEachRow { row in
+                        try insert.execute((0..<8).map { row.value(at: $0) })
+                    }
+                }
+            }
+            try database.execute(sql: "DROP TABLE history")
+        }
+        return migrator
+    }()
+
+    /// The schema of the history's own file (see migration 9 and ``HistoryFile``), versioned
+    /// with its own `PRAGMA user_version`; frozen like the main one.
+    static let historyMigrator: Migrator = {
+        var migrator = Migrator()
+        migrator.registerMigration("Create the search history") { database in
+            try database.execute(
+                sql: """
+                    CREATE TABLE history (
+                        id INTEGER PRIMARY KEY,
+                        key TEXT NOT NULL UNIQUE,
+                        text TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        result_count INTEGER NOT NULL,
+                        use_count INTEGER NOT NULL DEFAULT 1,
+                        first_used TEXT NOT NULL,
+                        last_used TEXT NOT NULL
+                    );
+                    CREATE INDEX history_by_last_use ON history(last_used);
+                    """)
+        }
         return migrator
     }()
 

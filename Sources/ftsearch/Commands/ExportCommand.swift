@@ -14,8 +14,11 @@ struct ExportCommand: ContextualCommand {
             into an empty database and exporting again gives the same bytes. The ndjson export \
             loads into Meilisearch and Typesense as it is (the id is text).
 
-            --output writes a temporary file beside FILE and renames it at the end, and refuses \
-            to replace an existing FILE without --force.
+            --output FILE, a regular file, is written through a temporary file beside it and \
+            renamed at the end (a symbolic link is followed to the file it names, whose mode is \
+            kept); an existing FILE is replaced only with --force. A device, a FIFO, a socket \
+            or /dev/stdout is written directly, and its write errors reported (/dev/full: no \
+            space left on device, exit 74).
             """)
 
     @OptionGroup var global: GlobalOptions

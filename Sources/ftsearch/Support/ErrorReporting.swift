@@ -5,7 +5,7 @@ import FTSearchKit
 ///
 /// 64 usage, 65 bad data (input records, damaged or foreign database files), 66 missing input,
 /// 69 no terminal for `interactive`, 70 internal, 73 cannot create, 74 database I/O (and
-/// changes to a read-only database).
+/// changes to a read-only database), 75 another process writes the database (`--no-wait`).
 enum ErrorReporting {
     static func report(for error: any Error) -> ErrorReport? {
         switch error {
@@ -22,6 +22,11 @@ enum ErrorReporting {
         case let error as RecordStoreError:
             ErrorReport(exitCode: ExitCode.dataError, message: error.description)
         case let error as ExportError: exportReport(error)
+        case let error as DatabaseBusyError:
+            ErrorReport(
+                exitCode: ExitCode.temporaryFailure,
+                message: "\(error), and --no-wait was given; nothing was changed: try again "
+                    + "when it has finished, or leave out --no-wait to wait for it")
         default: nil
         }
     }
@@ -80,6 +85,18 @@ enum ErrorReporting {
             return ErrorReport(
                 exitCode: ExitCode.dataError,
                 message: "the database is damaged: \(error.message) (try 'ftsearch check')")
+        }
+        if error.code == .busy {
+            return ErrorReport(
+                exitCode: ExitCode.temporaryFailure,
+                message: "another process is using the database (\(error.message)), and "
+                    + "--no-wait was given: try again when it has finished")
+        }
+        if error.isDiskFull {
+            return ErrorReport(
+                exitCode: ExitCode.ioError,
+                message: "database I/O failed: no space left on device (\(error.message)); "
+                    + "nothing was changed")
         }
         if error.isIOFailure {
             return ErrorReport(

@@ -21,6 +21,9 @@ extension ExitCode {
     static let cannotCreate = ExitCode(73)
     /// 74 (EX_IOERR): an error while reading or writing.
     static let ioError = ExitCode(74)
+    /// 75 (EX_TEMPFAIL): a temporary failure: another process was writing the database and
+    /// `--no-wait` was given; the same command later will work.
+    static let temporaryFailure = ExitCode(75)
 }
 
 /// How the tool should end when an error escapes a command: with which exit code, and which

@@ -10,6 +10,13 @@ struct GlobalOptions: ParsableArguments {
         completion: .file())
     var db: String?
 
+    @Flag(
+        name: .customLong("no-wait"),
+        help:
+            "When another process is writing the database, fail at once (exit 75) instead of waiting for it."
+    )
+    var noWait = false
+
     init() {}
 
     /// The database path this invocation uses.
@@ -18,17 +25,41 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Opens the database; `mode` says whether a missing file is created. A migration that
-    /// re-indexes every record shows the import's progress line on a terminal.
+    /// re-indexes every record shows the import's progress line on a terminal. A change waits
+    /// while another process writes, saying after a second what it waits for, or with
+    /// `--no-wait` fails at once.
     func openIndex(in context: CommandContext, mode: SearchIndex.OpenMode = .existingOnly) throws
         -> SearchIndex
     {
         var progress = ProgressLine(
             output: context.standardError, isEnabled: context.isStandardErrorTerminal)
         defer { progress.clear() }
+        let path = databasePath(in: context)
         return try SearchIndex(
-            path: databasePath(in: context), mode: mode, clock: try context.clock(),
+            path: path, mode: mode, clock: try context.clock(),
+            lockWaiting: noWait ? .failAtOnce : context.waitingWithNotice(),
             onMigrationProgress: { progress.show($0) })
     }
+}
+
+extension CommandContext {
+    /// Waiting for another process's write, with a line on standard error once a wait has
+    /// lasted a second: which process holds the lock, and which file it writes.
+    func waitingWithNotice() -> LockWaiting {
+        let output = UncheckedSendable(standardError)
+        return .untilFree { holder, path in
+            output.value.print(
+                "Waiting for \(holder?.description ?? "another process") to finish writing "
+                    + "\(path) (--no-wait fails at once instead)...")
+        }
+    }
+}
+
+/// A value that crosses a `@Sendable` boundary which is, in fact, never crossed: SQLite calls
+/// the busy handler on the thread that runs the statement.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 extension CommandContext {

@@ -15,8 +15,13 @@ extension CommandContext {
             try index.history.record(text, kinds: kinds, resultCount: resultCount)
         } catch {
             let reason =
-                (error as? ReadOnlyDatabaseError).map { "\($0.path) is read-only (\($0.reason))" }
-                ?? "\(error)"
+                if let error = error as? ReadOnlyDatabaseError {
+                    "\(error.path) is read-only (\(error.reason))"
+                } else if let error = error as? SQLiteError, error.isDiskFull {
+                    "no space left on device (\(error.message))"
+                } else {
+                    "\(error)"
+                }
             standardError.print("warning: the search was not recorded in the history: \(reason)")
         }
     }

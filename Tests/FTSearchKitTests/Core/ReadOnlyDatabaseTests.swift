@@ -25,14 +25,17 @@ import FTSearchSQLite
         try directory.snapshot(of: "shared")
     }
 
-    /// Creates the database with two people and one history entry, checkpointed and closed.
+    /// Creates the database with two people and one history entry (in the history's own file),
+    /// both checkpointed and closed.
     private func createDatabase() throws {
         let index = try SearchIndex(path: path)
         try index.history.record("ann", kinds: .all, resultCount: 1)
         try index.importPeople([("Ann", "Smith", "Annex Ltd"), ("Bob", "Jones", "Acme")])
+        try index.optimize()
     }
 
-    /// Then records a search, which leaves the WAL and its -shm file for the next checkpoint.
+    /// Then records a search, which leaves the history's WAL and its -shm file for the next
+    /// checkpoint.
     private func createDatabaseWithAWALLeft() throws {
         try createDatabase()
         try SearchIndex(path: path).history.record("zoe", kinds: .all, resultCount: 0)
@@ -62,7 +65,13 @@ import FTSearchSQLite
     }
 
     private let fileAlone = ["team.sqlite"]
-    private let fileAndWAL = ["team.sqlite", "team.sqlite-shm", "team.sqlite-wal"]
+    private let fileAndWAL = [
+        "team.sqlite", "team.sqlite-history", "team.sqlite-shm", "team.sqlite-wal",
+    ]
+    private let filesAlone = ["team.sqlite", "team.sqlite-history"]
+    private let historyWithWAL = [
+        "team.sqlite", "team.sqlite-history", "team.sqlite-history-shm", "team.sqlite-history-wal",
+    ]
 
     /// Every write of the library, each expected to be refused.
     private func expectEveryChangeRefused(_ index: SearchIndex) throws {
@@ -90,7 +99,7 @@ import FTSearchSQLite
 
     @Test func anotherUsersDatabaseInAFolderTheyCannotWrite() throws {
         try createDatabase()
-        try asAnotherUserOnTheReadOnlyFolder(files: fileAlone) {
+        try asAnotherUserOnTheReadOnlyFolder(files: filesAlone) {
             let index = try SearchIndex(path: path, mode: .existingOnly)
             #expect(index.readOnlyReason == .permissionDenied)
             #expect(try index.names(for: "ann") == ["Ann Smith"])
@@ -122,7 +131,7 @@ import FTSearchSQLite
 
     @Test func aWALLeftForTheNextCheckpointIsRead() throws {
         try createDatabaseWithAWALLeft()
-        try asAnotherUserOnTheReadOnlyFolder(files: fileAndWAL) {
+        try asAnotherUserOnTheReadOnlyFolder(files: historyWithWAL) {
             let index = try SearchIndex(path: path, mode: .existingOnly)
             #expect(try index.history.entries().map(\.text) == ["zoe", "ann"])
             #expect(try index.check() == [])
@@ -131,10 +140,14 @@ import FTSearchSQLite
 
     @Test func aWALWithoutSharedMemoryIsRefusedWithTheReason() throws {
         try createDatabaseWithAWALLeft()
-        try FileManager.default.removeItem(atPath: path + "-shm")
-        try asAnotherUserOnTheReadOnlyFolder(files: ["team.sqlite", "team.sqlite-wal"]) {
+        try FileManager.default.removeItem(atPath: path + "-history-shm")
+        try asAnotherUserOnTheReadOnlyFolder(
+            files: ["team.sqlite", "team.sqlite-history", "team.sqlite-history-wal"]
+        ) {
+            let index = try SearchIndex(path: path, mode: .existingOnly)
+            #expect(try index.names(for: "ann") == ["Ann Smith"])
             let error = try #require(throws: DatabaseOpenError.self) {
-                try SearchIndex(path: path, mode: .existingOnly)
+                try index.history.entries()
             }
             guard case .cannotOpen(_, let reason) = error else {
                 Issue.record("unexpected \(error)")
@@ -146,7 +159,7 @@ import FTSearchSQLite
 
     @Test func aWritableFileInAFolderTheyCannotWrite() throws {
         try createDatabase()
-        try asAnotherUserOnTheReadOnlyFolder(fileMode: 0o666, files: fileAlone) {
+        try asAnotherUserOnTheReadOnlyFolder(fileMode: 0o666, files: filesAlone) {
             let index = try SearchIndex(path: path, mode: .existingOnly)
             #expect(index.readOnlyReason == .folderNotWritable)
             #expect(try index.names(for: "bob") == ["Bob Jones"])
@@ -160,7 +173,7 @@ import FTSearchSQLite
     @Test func aSubstringSearchNeedsItsIndexBuiltBySomeoneWhoMayWrite() throws {
         try createDatabase()
         let substringSearch = SearchRequest(text: "nne", kinds: .people, match: .substring)
-        try asAnotherUserOnTheReadOnlyFolder(files: fileAlone) {
+        try asAnotherUserOnTheReadOnlyFolder(files: filesAlone) {
             let index = try SearchIndex(path: path, mode: .existingOnly)
             let error = try #require(throws: ReadOnlyDatabaseError.self) {
                 try index.search(substringSearch)
@@ -175,7 +188,7 @@ import FTSearchSQLite
             #expect(try index.names(for: "ann") == ["Ann Smith"])
         }
         try SearchIndex(path: path).prepareIndexes(for: .substring, of: .people)
-        try asAnotherUserOnTheReadOnlyFolder(files: fileAlone) {
+        try asAnotherUserOnTheReadOnlyFolder(files: filesAlone) {
             let index = try SearchIndex(path: path, mode: .existingOnly)
             #expect(
                 try index.search(substringSearch).hits.map(\.record.displayName) == ["Ann Smith"])

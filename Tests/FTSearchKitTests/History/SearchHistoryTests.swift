@@ -1,6 +1,11 @@
 import Testing
 import FTSearchTestSupport
 @testable import FTSearchKit
+import FTSearchSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct SearchHistoryTests {
     let directory: TemporaryDirectory
@@ -207,5 +212,88 @@ import FTSearchTestSupport
         try index.importPeople([("Anna", "Müller", "Annex")])
         try search("Anna", at: "2026-01-01T00:00:00Z")
         #expect(try index.suggestions(forPrefix: "an").map(\.text) == ["Anna", "annex"])
+    }
+}
+
+/// The history lives in its own file, `<database>-history`, which no change to the records
+/// locks; migration 9 moved the entries of older databases there.
+@Suite struct HistoryFileTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    @Test func upgradeMovesEveryEntryWithItsIdCountAndTimes() throws {
+        let path = directory.file("old.sqlite")
+        do {
+            let database = try Database(path: path)
+            try database.registerSearchExtensions()
+            try database.execute(sql: "PRAGMA journal_mode = WAL")
+            try Schema.migrator.prefix(7).migrate(database)
+            try database.execute(
+                sql: """
+                    INSERT INTO history(id, key, text, kind, result_count, use_count, first_used, last_used)
+                    VALUES (3, 'ann', 'Ann', 'all', 10, 7, '2025-01-01T00:00:00Z', '2025-06-01T00:00:00Z'),
+                           (9, 'zoe', 'Zoë', 'people', 0, 1, '2025-02-01T00:00:00Z', '2025-02-01T00:00:00Z')
+                    """)
+        }
+        let index = try SearchIndex(path: path)
+        #expect(try index.schemaVersion == Schema.migrator.latestVersion)
+        let entries = try index.history.entries()
+        #expect(entries.map(\.id) == [3, 9])
+        #expect(entries.map(\.useCount) == [7, 1])
+        #expect(entries.map(\.text) == ["Ann", "Zoë"])
+        #expect(entries.first?.lastUsed == Timestamp(iso8601: "2025-06-01T00:00:00Z"))
+        #expect(
+            try index.database.fetchInt(
+                sql: "SELECT count(*) FROM sqlite_schema WHERE name = 'history'") == 0)
+        #expect(access(HistoryFile.path(forDatabaseAt: path), F_OK) == 0)
+        try index.history.record("ann", kinds: .all, resultCount: 4)
+        #expect(try index.history.entries().first { $0.id == 3 }?.useCount == 8)
+    }
+
+    /// A copy committed in the history file by a migration that then crashed is not made twice
+    /// when the migration runs again.
+    @Test func upgradeRunAgainAfterACrashCopiesNothingTwice() throws {
+        let path = directory.file("old.sqlite")
+        do {
+            let database = try Database(path: path)
+            try database.registerSearchExtensions()
+            try Schema.migrator.prefix(7).migrate(database)
+            try database.execute(
+                sql: """
+                    INSERT INTO history(id, key, text, kind, result_count, use_count, first_used, last_used)
+                    VALUES (1, 'ann', 'Ann', 'all', 10, 7, '2025-01-01T00:00:00Z', '2025-06-01T00:00:00Z')
+                    """)
+            // What the interrupted migration had committed in the history file.
+            let history = try Database(path: HistoryFile.path(forDatabaseAt: path))
+            try Schema.historyMigrator.migrate(history)
+            try history.execute(
+                sql: """
+                    INSERT INTO history(id, key, text, kind, result_count, use_count, first_used, last_used)
+                    VALUES (1, 'ann', 'Ann', 'all', 10, 7, '2025-01-01T00:00:00Z', '2025-06-01T00:00:00Z')
+                    """)
+        }
+        let entries = try SearchIndex(path: path).history.entries()
+        #expect(entries.map(\.useCount) == [7])
+    }
+
+    /// Recording a search waits for no change to the records: with another connection holding
+    /// the database's write lock (as an import does for as long as it runs), the entry is
+    /// recorded at once.
+    @Test func recordingDoesNotWaitForAWriterOfTheRecords() throws {
+        let path = directory.file("test.sqlite")
+        let index = try SearchIndex(path: path, lockWaiting: .failAtOnce)
+        let writer = try Database(path: path)
+        try writer.execute(sql: "BEGIN IMMEDIATE")
+        let start = ContinuousClock.now
+        try index.history.record("ann", kinds: .all, resultCount: 1)
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(try index.history.count() == 1)
+        #expect(throws: DatabaseBusyError.self) {
+            try index.insert(Person(firstName: "Ann", lastName: "Lee", company: ""))
+        }
+        try writer.execute(sql: "ROLLBACK")
     }
 }

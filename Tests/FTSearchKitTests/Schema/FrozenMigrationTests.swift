@@ -31,6 +31,24 @@ import FTSearchSQLite
         #expect(dump == String(decoding: shipped, as: UTF8.self))
     }
 
+    /// The history's own file (see `HistoryFile`) has its own frozen migrations.
+    @Test(arguments: Array(1...Schema.historyMigrator.latestVersion))
+    func historySchemaAtVersionIsAsItShipped(version: Int) throws {
+        let database = try Database(path: ":memory:")
+        try Schema.historyMigrator.prefix(version).migrate(database)
+        let dump = try Self.dump(of: database)
+        let file = ConformanceSuite.resources + "/schema/history-v\(version).sql"
+        guard let shipped = FileManager.default.contents(atPath: file) else {
+            if ProcessInfo.processInfo.environment["FTSEARCH_RECORD_SCHEMA"] == "1" {
+                try dump.write(toFile: file, atomically: true, encoding: .utf8)
+                return
+            }
+            Issue.record("no dump of history schema version \(version) at \(file)")
+            return
+        }
+        #expect(dump == String(decoding: shipped, as: UTF8.self))
+    }
+
     /// Every object of the schema with its SQL, in name order, and the version.
     static func dump(of database: Database) throws -> String {
         var lines = ["-- user_version \(try Migrator.version(of: database))"]

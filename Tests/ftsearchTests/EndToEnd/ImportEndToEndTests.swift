@@ -10,6 +10,21 @@ import Testing
 
     private func fixture(_ name: String) -> String { FTSearchRunner.fixture(name) }
 
+    /// Once the largest 64-bit id is taken, SQLite gives new rows random unused ids; they are
+    /// indexed under those ids, so `check` stays clean and the new people are found.
+    @Test func peopleWithoutIDsAfterTheLargestIDAreIndexed() throws {
+        let largest = ftsearch.directory + "/largest.ndjson"
+        let more = ftsearch.directory + "/more.ndjson"
+        try #"{"id": 9223372036854775807, "first_name": "Maxine"}"#.write(
+            toFile: largest, atomically: false, encoding: .utf8)
+        try #"{"first_name": "Newton"}\#n{"first_name": "Newell"}"#.write(
+            toFile: more, atomically: false, encoding: .utf8)
+        try ftsearch.output(["import", largest])
+        try ftsearch.output(["import", more])
+        #expect(try ftsearch.run(["check"]).exitCode == 0)
+        #expect(try ftsearch.resultNames(["new"]).sorted() == ["Newell", "Newton"])
+    }
+
     @Test func importsEveryFormatAndReportsASummary() throws {
         let outcome = try ftsearch.run([
             "import", fixture("people.json"), fixture("people.ndjson"), fixture("people.csv"),

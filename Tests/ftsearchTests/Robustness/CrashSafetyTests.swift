@@ -70,7 +70,7 @@ import Testing
             // Keep the database small enough to check quickly: start again from nothing, which
             // also lets the next kill land while the database is being created.
             if after >= 2 * n {
-                for suffix in ["", "-wal", "-shm"] {
+                for suffix in ["", "-wal", "-shm", "-history", "-history-wal", "-history-shm"] {
                     try? FileManager.default.removeItem(atPath: ftsearch.databasePath + suffix)
                 }
             }

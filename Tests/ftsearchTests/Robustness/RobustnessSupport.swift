@@ -63,6 +63,40 @@ extension FTSearchRunner {
             ["--reuid=65534", "--regid=65534", "--clear-groups", Self.executable.path] + arguments)
     }
 
+    /// Runs `body` while another process (Python's sqlite3) holds the write lock of the
+    /// database at `path` (the runner's by default), as an import does for as long as it runs.
+    func whileAnotherProcessHoldsTheWriteLock<T>(
+        of path: String? = nil, _ body: (_ holder: Int32) throws -> T
+    ) throws -> T {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            """
+            import sqlite3, sys
+            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+            connection.execute("BEGIN IMMEDIATE")
+            print("locked", flush=True)
+            sys.stdin.read()
+            connection.execute("ROLLBACK")
+            """,
+            path ?? databasePath,
+        ]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        let line = output.fileHandleForReading.availableData
+        guard String(decoding: line, as: UTF8.self).hasPrefix("locked") else {
+            throw Failure(description: "python3 could not lock \(path ?? databasePath)")
+        }
+        return try body(process.processIdentifier)
+    }
+
     /// The number of people and animals in the database at `path` (read with the library, so it
     /// does not depend on the command under test).
     static func counts(at path: String) throws -> (people: Int, animals: Int) {
