@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Type-checks every ```swift example in the library's doc comments, and the README's library
-example, against the modules of the last `swift build`.
+example, against the modules of the last (debug) `swift build`: internal and package
+declarations' examples too, through `@testable import`.
 
     scripts/lib/check-doc-examples.py [BUILD_DIR]      (default: .build/debug)
 
@@ -57,7 +58,7 @@ def readme_example():
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug")
     examples = list(doc_examples()) + [readme_example()]
-    source = ["import FTSearchKit", ""]
+    source = ["@testable import FTSearchKit", ""]
     origins = []
     for number, (path, line, body) in enumerate(examples):
         source.append(f"// {path}:{line}")

@@ -3,6 +3,7 @@
 /// case, no company last, and rank order within each company.
 ///
 /// ```swift
+/// let results = try index.search(SearchRequest(text: "ann", kinds: .people))
 /// let sections = CompanySections.sorted(results.hits) { $0.record[field: "company"] ?? "" }
 /// ```
 public enum CompanySections {
