@@ -91,7 +91,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ftsearchTests",
-            dependencies: ["ftsearch", "FTSearchKit", "FTSearchSQLite", "FTSearchTestSupport"]
+            dependencies: [
+                "ftsearch", "FTSearchKit", "FTSearchSQLite", "FTSearchServeOptions",
+                "FTSearchTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

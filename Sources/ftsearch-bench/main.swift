@@ -20,6 +20,11 @@
 //   ftsearch-bench naive-sql WORD
 //       Prints the naive SQL of a prefix search for WORD, for the sqlite3 CLI on a plain FTS5
 //       table (the whole-process floor of scripts/bench).
+//   ftsearch-bench suggest-sql PREFIX
+//       Prints the reference query of `suggest PREFIX` (by frequency, 10 at most) for the sqlite3
+//       CLI to run on a history file.
+//   ftsearch-bench history-file DB
+//       Prints the path of the file DB's history is kept in.
 //   ftsearch-bench history DB HISTORY.txt
 //       Records every line as a search in the history; prints "history record p50 p90 p99 count".
 @_spi(Benchmarking) import FTSearchKit
@@ -144,6 +149,12 @@ if arguments.count == 3 {
         exit(0)
     case "naive-sql":
         print(SearchIndex.naivePrefixSQL(for: arguments[2]))
+        exit(0)
+    case "suggest-sql":
+        print(SearchIndex.referenceSuggestionSQL(forPrefix: arguments[2], limit: 10))
+        exit(0)
+    case "history-file":
+        print(SearchIndex.historyFilePath(forDatabaseAt: arguments[2]))
         exit(0)
     default:
         break

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The driver of scripts/bench: imports, query latency and whole-process timings.
 
-    run.py ROOT WORK [--quick]
+    run.py ROOT WORK [--quick] [--sizes N,N...]
 
 ROOT is the repository (release binaries in ROOT/.build/release), WORK the scratch folder
 (generated data is kept there between runs). Prints one markdown table; raw numbers go to
 WORK/results.json.
 """
+import argparse
 import csv
 import itertools
 import json
@@ -21,22 +22,62 @@ import subprocess
 import sys
 import time
 
-ROOT, WORK = sys.argv[1], sys.argv[2]
-QUICK = "--quick" in sys.argv
-SIZES = [100_000] if QUICK else [10_000, 100_000, 1_000_000]
-BIN = os.path.join(ROOT, ".build", "release")
-VENV_BIN = os.path.join(WORK, "venv", "bin")
-FTSEARCH = os.path.join(BIN, "ftsearch")
-BENCH = os.path.join(BIN, "ftsearch-bench")
-SQLITE_UTILS = os.path.join(VENV_BIN, "sqlite-utils")
-PYTHON = os.path.join(VENV_BIN, "python")
+# Set by main() from the command line (see configure()); read by every measurement.
+ROOT = WORK = BIN = VENV_BIN = FTSEARCH = BENCH = SQLITE_UTILS = PYTHON = ""
+QUICK = False
+SIZES = []
 TANTIVY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tantivy_peer.py")
 PLOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.py")
 BEFORE = os.environ.get("FTSEARCH_BEFORE")  # scripts/bench --before REV: an older build
 BEFORE_NAME = os.environ.get("FTSEARCH_BEFORE_NAME", "before")
 ENV = dict(os.environ, FTSEARCH_NO_HISTORY="1")
 ENV.pop("FTSEARCH_DB", None)
-results = {"sizes": {}, "machine": {}}
+
+
+def configure(arguments):
+    """The paths and sizes of this run, from its command line."""
+    global ROOT, WORK, BIN, VENV_BIN, FTSEARCH, BENCH, SQLITE_UTILS, PYTHON, QUICK, SIZES
+    ROOT, WORK, QUICK = arguments.root, arguments.work, arguments.quick
+    SIZES = arguments.sizes or ([100_000] if QUICK else [10_000, 100_000, 1_000_000])
+    BIN = os.path.join(ROOT, ".build", "release")
+    VENV_BIN = os.path.join(WORK, "venv", "bin")
+    FTSEARCH = os.path.join(BIN, "ftsearch")
+    BENCH = os.path.join(BIN, "ftsearch-bench")
+    SQLITE_UTILS = os.path.join(VENV_BIN, "sqlite-utils")
+    PYTHON = os.path.join(VENV_BIN, "python")
+
+
+def ask_bench(*arguments):
+    """What ftsearch-bench answers: SQL the library defines, paths it knows."""
+    return subprocess.run([BENCH, *arguments], check=True, capture_output=True, text=True,
+                          env=ENV).stdout.strip()
+
+
+def parse_rows(out):
+    """Rows `name [plan] p50 p90 p99 count` (ftsearch-bench's and the Tantivy peer's) by
+    `name[ plan]`."""
+    rows = {}
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if len(parts) >= 5 and parts[0] != "mismatches":
+            *names, p50, p90, p99, count = parts
+            rows[" ".join(names)] = {"p50": float(p50), "p90": float(p90), "p99": float(p99),
+                                     "count": int(count)}
+    return rows
+
+
+def time_commands(commands, runs, warmups=2, environments=None):
+    """Whole-process wall times in ms of each named command, alternated, `runs` each after
+    `warmups` rounds: {name: [ms, ...]}."""
+    times = {name: [] for name in commands}
+    for run in range(runs + warmups):
+        for name, command in commands.items():
+            start = time.perf_counter()
+            subprocess.run(command, check=True, env=(environments or {}).get(name, ENV),
+                           stdout=subprocess.DEVNULL)
+            if run >= warmups:
+                times[name].append((time.perf_counter() - start) * 1000)
+    return times
 
 
 def log(message):
@@ -148,7 +189,7 @@ def run_interactive(n, data, ft_db):
 
     # The first session after a change: no ranking kept by earlier runs (each keystroke that is
     # expensive to rank keeps its own, which later keystrokes of this run may reuse).
-    subprocess.run(["sqlite3", ft_db, "DELETE FROM result_cache"], check=True)
+    ask_bench("forget-rankings", ft_db)
 
     sgr = rb"(?:\x1b\[[0-9;]*m)*"
 
@@ -247,24 +288,9 @@ def run_latency(n, data, db):
     maximum, one_letter = latency_caps(n)
     out = subprocess.run([BENCH, "latency", db, os.path.join(data, "queries.tsv"), str(maximum), str(one_letter)],
                          check=True, capture_output=True, text=True, env=ENV).stdout
-    latency = {}
-    for line in out.splitlines():
-        parts = line.split("\t")
-        if parts[0] == "mismatches":
-            latency["mismatches"] = int(parts[1])
-        elif len(parts) == 6:
-            latency[f"{parts[0]} {parts[1]}"] = {"p50": float(parts[2]), "p90": float(parts[3]),
-                                                 "p99": float(parts[4]), "count": int(parts[5])}
+    latency = parse_rows(out)
+    latency["mismatches"] = int(re.search(r"^mismatches\t(\d+)", out, re.M).group(1))
     return latency
-
-
-def naive_query_sql(token):
-    return (f"SELECT count(*) FROM people_fts('\"{token}\"*');\n"
-            "SELECT c.* FROM "
-            f"(SELECT rowid, bm25(people_fts, 10, 10, 4) AS r FROM people_fts WHERE people_fts MATCH '\"{token}\"*') AS m "
-            "JOIN people AS c ON c.id = m.rowid "
-            f"ORDER BY (m.rowid IN (SELECT rowid FROM people_fts('\"{token}\"'))) DESC, m.r, "
-            "c.last_name || ' ' || c.first_name COLLATE NOCASE, c.id LIMIT 20;")
 
 
 def forgiving_queries(n, data):
@@ -308,16 +334,12 @@ def run_forgiving(n, data, db):
     build = subprocess.run([BENCH, "substring-build", db], check=True, capture_output=True,
                            text=True, env=ENV).stdout.split("\t")
     forgiving = {"substring build seconds": float(build[1])}
-    size = subprocess.run(["sqlite3", db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE '%\\_substring%' ESCAPE '\\'"],
-                          check=True, capture_output=True, text=True).stdout.strip()
-    forgiving["substring size bytes"] = int(size or 0)
+    stats = json.loads(subprocess.run([FTSEARCH, "stats", "--format", "json", "--db", db], check=True,
+                                      capture_output=True, text=True, env=ENV).stdout)
+    forgiving["substring size bytes"] = sum(stats["substring_index_bytes"].values())
     out = subprocess.run([BENCH, "forgiving", db, forgiving_queries(n, data)],
                          check=True, capture_output=True, text=True, env=ENV).stdout
-    for line in out.splitlines():
-        parts = line.split("\t")
-        if len(parts) == 6:
-            forgiving[f"{parts[0]} {parts[1]}"] = {"p50": float(parts[2]), "p90": float(parts[3]),
-                                                   "p99": float(parts[4]), "count": int(parts[5])}
+    forgiving.update(parse_rows(out))
     return forgiving
 
 
@@ -348,11 +370,6 @@ def print_forgiving_rows(name, size):
           f"+{f['substring size bytes'] / size['imports']['ftsearch csv']['size']:.0%} | |")
 
 
-SUGGEST_SQL = """SELECT text, use_count, last_used FROM history
-WHERE instr(' ' || key, ' ' || 'an') > 0 AND ('all' = 'all' OR kind = 'all' OR kind = 'all') AND (0 OR result_count > 0)
-ORDER BY substr(key, 1, length('an')) <> 'an', use_count DESC, last_used DESC, text LIMIT 10;"""
-
-
 def cli_database(n, floor_db):
     """The floor's database with people.id, which .import left as text, made the integer primary
     key: the naive query joins its matches on it, as ftsearch joins on its own."""
@@ -374,17 +391,17 @@ def whole_process(n, data, ft_db, su_db, floor_db):
     history_db = os.path.join(WORK, f"history-{label(n)}.db")
     remove_db(history_db)  # with any -wal and -shm left by an earlier run
     shutil.copy(ft_db, history_db)
-    out = subprocess.run([BENCH, "history", history_db, os.path.join(data, "history.txt")],
-                         check=True, capture_output=True, text=True, env=ENV).stdout.split("\t")
-    history = {"p50": float(out[2]), "p90": float(out[3]), "p99": float(out[4]), "count": int(out[5])}
+    history_file = ask_bench("history-file", history_db)
+    remove_db(history_file)
+    history = parse_rows(ask_bench("history", history_db, os.path.join(data, "history.txt")))["history record"]
     commands = {
         "query ftsearch": [FTSEARCH, "query", "ann", "--limit", "20", "--format", "tsv", "--db", ft_db],
         # The sqlite3 CLI cannot read ftsearch's indexes (their tokenizer is ftsearch's own), so
         # it runs the naive SQL on the floor's database: the same rows, unicode61 index.
-        "query sqlite3": ["sqlite3", "-tabs", cli_database(n, floor_db), naive_query_sql("ann")],
+        "query sqlite3": ["sqlite3", "-tabs", cli_database(n, floor_db), ask_bench("naive-sql", "ann")],
         "query sqlite-utils": [SQLITE_UTILS, "search", su_db, "people", "ann*", "--limit", "20", "--tsv"],
         "suggest ftsearch": [FTSEARCH, "suggest", "an", "--db", history_db],
-        "suggest sqlite3": ["sqlite3", "-tabs", history_db, SUGGEST_SQL],
+        "suggest sqlite3": ["sqlite3", "-tabs", history_file, ask_bench("suggest-sql", "an")],
         # Start-up alone: the fixed cost every command pays before it reads anything.
         "version ftsearch": [FTSEARCH, "--version"],
         "version sqlite3": ["sqlite3", "--version"],
@@ -393,14 +410,7 @@ def whole_process(n, data, ft_db, su_db, floor_db):
     with_history = dict(ENV)
     with_history.pop("FTSEARCH_NO_HISTORY", None)
     environments = {name: (with_history if name.startswith("query") else ENV) for name in commands}
-    times = {name: [] for name in commands}
-    runs = 30
-    for run in range(runs + 2):
-        for name, command in commands.items():
-            start = time.perf_counter()
-            subprocess.run(command, check=True, env=environments[name], stdout=subprocess.DEVNULL)
-            if run >= 2:  # two warm-up rounds
-                times[name].append((time.perf_counter() - start) * 1000)
+    times = time_commands(commands, runs=30, environments=environments)
     return {name: median(values) for name, values in times.items()}, history
 
 
@@ -426,11 +436,7 @@ def run_tantivy(n, data):
     out = subprocess.run([PYTHON, TANTIVY, "latency", index_dir, os.path.join(data, "queries.tsv"),
                           str(maximum), str(one_letter)],
                          check=True, capture_output=True, text=True, env=ENV).stdout
-    latency = {}
-    for line in out.splitlines():
-        name, p50, p90, p99, count = line.split("\t")
-        latency[name] = {"p50": float(p50), "p90": float(p90), "p99": float(p99), "count": int(count)}
-    return {"index": {"wall": walls, "rss": rss, "size": size}, "latency": latency}
+    return {"index": {"wall": walls, "rss": rss, "size": size}, "latency": parse_rows(out)}
 
 
 def compare_before(n, data, ft_db, runs=30):
@@ -446,13 +452,7 @@ def compare_before(n, data, ft_db, runs=30):
     commands = {f"{command} {build}": [binary, command, text, "--db", db]
                 for command, text in (("query", "ann"), ("suggest", "an"))
                 for build, binary, db in (("ftsearch", FTSEARCH, ft_db), ("before", BEFORE, before_db))}
-    times = {name: [] for name in commands}
-    for run in range(runs + 2):
-        for name, command in commands.items():
-            start = time.perf_counter()
-            subprocess.run(command, check=True, env=with_history, stdout=subprocess.DEVNULL)
-            if run >= 2:
-                times[name].append((time.perf_counter() - start) * 1000)
+    times = time_commands(commands, runs, environments={name: with_history for name in commands})
     return {name: median(values) for name, values in times.items()}
 
 
@@ -470,8 +470,7 @@ def tab_completion(history_db, runs=200):
             times.append((time.perf_counter() - start) * 1000)
     if not out.strip():
         raise SystemExit("the completion call offered nothing: the benchmark would time an empty path")
-    times.sort()
-    return {"p50": median(times), "p99": times[int(len(times) * 0.99) - 1]}
+    return {"p50": percentile(times, 50), "p99": percentile(times, 99)}
 
 
 def machine():
@@ -487,9 +486,16 @@ def machine():
             "sqlite": sqlite, "kernel": platform.release()}
 
 
-def main():
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="The driver of scripts/bench.")
+    parser.add_argument("root", help="the repository (release binaries in ROOT/.build/release)")
+    parser.add_argument("work", help="the scratch folder; generated data is kept there")
+    parser.add_argument("--quick", action="store_true", help="100k people only")
+    parser.add_argument("--sizes", type=lambda text: [int(n) for n in text.split(",")],
+                        help="the sizes to run, such as 10000 (overrides --quick's)")
+    configure(parser.parse_args(argv))
     started = time.perf_counter()
-    results["machine"] = machine()
+    results = {"sizes": {}, "machine": machine()}
     for n in SIZES:
         data = os.path.join(WORK, "data", str(n))
         log(f"== {label(n)} people")
@@ -516,7 +522,7 @@ def main():
     results["seconds"] = time.perf_counter() - started
     with open(os.path.join(WORK, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
-    print_table()
+    print_table(results)
     draw_chart()
 
 
@@ -532,7 +538,7 @@ def ratio(a, b):
     return f"{a / b:.2f}×" if b else "?"
 
 
-def print_table():
+def print_table(results):
     m = results["machine"]
     print(f"ftsearch benchmark, {m['date']}: {m['cpu']}, {m['cores']} cores, {m['memory']}, SQLite {m['sqlite']}"
           f"{' (--quick)' if QUICK else ''}; run took {results['seconds'] / 60:.1f} min.\n")

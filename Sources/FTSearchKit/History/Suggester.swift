@@ -73,17 +73,6 @@ struct Suggester {
 
     /// Parameters: ?1 key prefix, ?2 kinds, ?3 include empty, ?4 now, ?5 limit.
     private func historySQL(_ group: HistoryGroup, order: SuggestionOptions.Order) -> String {
-        let ordering =
-            switch order {
-            case .frequency: "use_count DESC, last_used DESC, text"
-            case .recency: "last_used DESC, use_count DESC, text"
-            case .frecency:
-                """
-                use_count * (SELECT CASE
-                    WHEN age <= 1.0 / 24 THEN 4.0 WHEN age <= 1 THEN 2.0 WHEN age <= 7 THEN 0.5 ELSE 0.25 END
-                    FROM (SELECT julianday(?4) - julianday(last_used) AS age)) DESC, last_used DESC, text
-                """
-            }
         let keys =
             switch group {
             case .startsWithKey: "key >= ?1 AND key < ?1 || char(1114111)"
@@ -95,9 +84,38 @@ struct Suggester {
             WHERE \(keys)
               AND (?2 = 'all' OR kind = ?2 OR kind = 'all')
               AND (?3 OR result_count > 0)
-            ORDER BY \(ordering)
+            ORDER BY \(Self.ordering(order))
             LIMIT ?5
             """
+    }
+
+    /// The one query history suggestions are specified by: the entries with a word starting
+    /// with the key `?1`, those whose first word does first, then `order`. The two-part plan of
+    /// ``historySQL(_:order:)`` must give exactly its rows (`HistorySuggestionQueryTests`), and
+    /// `scripts/bench` gives it to the sqlite3 CLI as the floor of `suggest`.
+    static func referenceSQL(order: SuggestionOptions.Order) -> String {
+        """
+        SELECT text, use_count, last_used, result_count FROM history
+        WHERE instr(' ' || key, ' ' || ?1) > 0
+          AND (?2 = 'all' OR kind = ?2 OR kind = 'all')
+          AND (?3 OR result_count > 0)
+        ORDER BY substr(key, 1, length(?1)) <> ?1, \(ordering(order))
+        LIMIT ?5
+        """
+    }
+
+    /// The `ORDER BY` terms of `order` (frecency reads the time now from `?4`).
+    private static func ordering(_ order: SuggestionOptions.Order) -> String {
+        switch order {
+        case .frequency: "use_count DESC, last_used DESC, text"
+        case .recency: "last_used DESC, use_count DESC, text"
+        case .frecency:
+            """
+            use_count * (SELECT CASE
+                WHEN age <= 1.0 / 24 THEN 4.0 WHEN age <= 1 THEN 2.0 WHEN age <= 7 THEN 0.5 ELSE 0.25 END
+                FROM (SELECT julianday(?4) - julianday(last_used) AS age)) DESC, last_used DESC, text
+            """
+        }
     }
 
     /// Index words starting with the prefix's last token, completing the prefix's earlier words.

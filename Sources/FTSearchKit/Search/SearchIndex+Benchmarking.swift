@@ -74,3 +74,21 @@ extension SearchIndex {
             """
     }
 }
+
+extension SearchIndex {
+    /// The reference query of `suggest PREFIX` over the history, by frequency, for the sqlite3
+    /// CLI to run on a history file (the whole-process floor of `suggest` in `scripts/bench`).
+    @_spi(Benchmarking)
+    public static func referenceSuggestionSQL(forPrefix prefix: String, limit: Int) -> String {
+        let literal = "'" + prefix.replacing("'", with: "''") + "'"
+        return Suggester.referenceSQL(order: .frequency)
+            .replacing("?1", with: literal).replacing("?2", with: "'all'")
+            .replacing("?3", with: "0").replacing("?5", with: String(limit)) + ";"
+    }
+
+    /// The file the history of the database at `path` is kept in.
+    @_spi(Benchmarking)
+    public static func historyFilePath(forDatabaseAt path: String) -> String {
+        HistoryFile.path(forDatabaseAt: path)
+    }
+}

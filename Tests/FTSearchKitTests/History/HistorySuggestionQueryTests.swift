@@ -21,8 +21,9 @@ import Testing
                 syllables.randomElement(using: &random)!
             }.joined()
         }
-        try index.database.inTransaction {
-            let insert = try index.database.makeStatement(
+        let history = try index.historyDatabase
+        try history.inTransaction {
+            let insert = try history.makeStatement(
                 sql: """
                     INSERT OR IGNORE INTO history(key, text, kind, result_count, use_count, first_used, last_used)
                     VALUES (?1, ?1, ?2, ?3, ?4, '2026-01-01T00:00:00.000Z', ?5)
@@ -39,30 +40,11 @@ import Testing
         }
     }
 
-    /// The one query history suggestions were specified by.
+    /// The one query history suggestions are specified by.
     func naive(_ key: String, _ options: SuggestionOptions) throws -> [String] {
-        let ordering =
-            switch options.order {
-            case .frequency: "use_count DESC, last_used DESC, text"
-            case .recency: "last_used DESC, use_count DESC, text"
-            case .frecency:
-                """
-                use_count * (SELECT CASE
-                    WHEN age <= 1.0 / 24 THEN 4.0 WHEN age <= 1 THEN 2.0 WHEN age <= 7 THEN 0.5 ELSE 0.25 END
-                    FROM (SELECT julianday(?4) - julianday(last_used) AS age)) DESC, last_used DESC, text
-                """
-            }
         var texts: [String] = []
-        try index.database.makeStatement(
-            sql: """
-                SELECT text FROM history
-                WHERE instr(' ' || key, ' ' || ?1) > 0
-                  AND (?2 = 'all' OR kind = ?2 OR kind = 'all')
-                  AND (?3 OR result_count > 0)
-                ORDER BY substr(key, 1, length(?1)) <> ?1, \(ordering)
-                LIMIT ?5
-                """
-        ).forEachRow([
+        try index.historyDatabase.makeStatement(sql: Suggester.referenceSQL(order: options.order))
+            .forEachRow([
             key, options.kinds.name, options.includesEmptyResults,
             index.clock().description, options.limit,
         ]) { texts.append($0.text(at: 0) ?? "") }

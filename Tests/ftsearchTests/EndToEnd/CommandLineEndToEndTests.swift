@@ -1,4 +1,5 @@
 import ArgumentParser
+import FTSearchServeOptions
 import Foundation
 import Testing
 
@@ -33,8 +34,9 @@ import Testing
             else { return false }
             command = subcommand
         }
+        // `serve` declares `--db` in its own options, which the server executable shares.
         return Mirror(reflecting: command.init()).children.contains {
-            $0.value is OptionGroup<GlobalOptions>
+            $0.value is OptionGroup<GlobalOptions> || $0.value is OptionGroup<ServeOptions>
         }
     }
 
