@@ -280,3 +280,29 @@ def test_phone_width_dark_and_screenshot(browser, server):
             page.screenshot(path=str(path))
         context.close()
         assert problems == []
+
+
+def test_a_key_is_asked_for_once_per_session(browser, start_server):
+    server = start_server("--api-key", "page-key")
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(10000)
+    problems = []
+    page.on("console", lambda message: message.type == "error" and problems.append(message.text))
+    page.goto(server.url + "/")
+    page.locator("#add-animal").click()
+    page.locator("#editor-name").fill("Keyed")
+    page.locator("#editor-save").click()
+    expect(page.locator("#key")).to_be_visible()
+    page.locator("#key-value").fill("page-key")
+    page.locator("#key-value").press("Enter")
+    expect(page.locator("#detail-title")).to_have_text("Keyed")
+    page.keyboard.press("Escape")
+    page.locator("#add-animal").click()
+    page.locator("#editor-name").fill("Keyed again")
+    page.locator("#editor-save").click()
+    expect(page.locator("#detail-title")).to_have_text("Keyed again")  # no second prompt
+    context.close()
+    assert server.get("/api/search", params={"q": "keyed", "kind": "animals"}).json()["total"] == 2
+    # The browser's line for the one 401 that asked for the key, nothing else.
+    assert problems == ["Failed to load resource: the server responded with a status of 401 (Unauthorized)"]
