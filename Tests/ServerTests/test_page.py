@@ -195,6 +195,7 @@ def test_add_shows_validation_errors_then_adds(page):
 
 def test_detail_edit_and_delete_with_confirmation(page):
     page.locator("#q").fill("søren")
+    expect(page.locator(".result .name")).to_have_text(["Søren Kierkegaard"])
     page.locator(".result").first.click()
     expect(page.locator("#detail-title")).to_have_text("Søren Kierkegaard")
     fields = page.locator("#detail-fields")
