@@ -107,6 +107,7 @@ final class ExportPipe: ByteSink, @unchecked Sendable {
     }
 
     private static let chunkSize = 64 << 10
+    private static let receiverTimeout = DispatchTimeInterval.seconds(60)
     private static let queuedChunks = 4
     private let state = Mutex(State())
     /// Signalled when the receiver took a chunk or stopped.
@@ -153,7 +154,12 @@ final class ExportPipe: ByteSink, @unchecked Sendable {
                 waiting?.resume()
                 return
             }
-            space.wait()
+            // A receiver that takes nothing for this long is gone (its answer was never
+            // written): stop rather than hold a reader connection for ever.
+            if space.wait(timeout: .now() + Self.receiverTimeout) == .timedOut {
+                close()
+                throw OutputError(kind: .writeFailed, path: "response", reason: "client gone")
+            }
         }
     }
 

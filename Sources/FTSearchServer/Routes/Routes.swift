@@ -29,7 +29,6 @@ struct Routes: Sendable {
         addPageRoutes(to: table)
         let all: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
         for (path, allowed) in methods {
-            let allowed = allowed.contains(.get) ? allowed + [.head] : allowed
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             for method in all where !allowed.contains(method) {
                 router.on(RouterPath(path), method: method) { _, _ -> Response in
