@@ -97,6 +97,8 @@ public enum SearchServer {
                     allowHeaders: [.contentType, .authorization],
                     allowMethods: [.get, .post, .patch, .delete, .options]))
         }
+        // Before the native key middleware, which applies only to the routes added after it.
+        MeilisearchRoutes(pool: pool, configuration: configuration, logger: logger).add(to: router)
         if let key = configuration.apiKey {
             router.add(middleware: KeyMiddleware(key: key))
         }
