@@ -36,7 +36,10 @@ struct MeilisearchRoutes: Sendable {
     /// before the native key middleware is added, which must not apply to these routes.
     func add(to router: Router<ServerContext>) {
         let group = router.group().add(
-            middleware: MeilisearchMiddleware(key: configuration.apiKey, logger: logger))
+            middleware: ErrorMiddleware(logger: logger) { MeilisearchError($0) })
+        if let key = configuration.apiKey {
+            group.add(middleware: MeilisearchKeyMiddleware(key: key))
+        }
         var methods: [String: [HTTPRequest.Method]] = [:]
         func on(
             _ path: String, _ method: HTTPRequest.Method,
