@@ -166,11 +166,7 @@ struct MeilisearchRoutes: Sendable {
         }
         return JSONResponse.object([
             "numberOfDocuments": .integer(count),
-            "rawDocumentDbSize": .integer(0),
-            "avgDocumentSize": .integer(0),
             "isIndexing": .bool(false),
-            "numberOfEmbeddings": .integer(0),
-            "numberOfEmbeddedDocuments": .integer(0),
             "fieldDistribution": .object(
                 distribution.map { JSONMember(key: $0.0, value: .integer($0.1)) }),
         ])
