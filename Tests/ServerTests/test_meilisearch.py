@@ -329,6 +329,8 @@ def test_error_shapes(server):
     settings = meili_error(server.get("/indexes/people/settings"), 400, "bad_request")
     assert "/indexes/{uid}/search" in settings["message"]
     meili_error(server.get("/keys"), 400, "bad_request")
+    meili_error(server.get("/indexes/people/facet-search"), 400, "bad_request")
+    meili_error(server.get("/indexes/people/no/such/route"), 400, "bad_request")
     meili_error(server.request("PATCH", "/multi-search"), 405, "bad_request")
     meili_error(server.post("/indexes", json={"uid": "people"}), 409, "index_already_exists")
     meili_error(server.post("/indexes/people/documents/delete", json={"filter": "id = 1"}), 400,

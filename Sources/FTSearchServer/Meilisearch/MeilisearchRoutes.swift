@@ -30,6 +30,7 @@ struct MeilisearchRoutes: Sendable {
         "/experimental-features", "/network", "/metrics", "/logs/**", "/export",
         "/indexes/:uid/settings", "/indexes/:uid/settings/**", "/indexes/:uid/facet-search",
         "/indexes/:uid/similar", "/indexes/:uid/documents/edit", "/tasks/cancel",
+        "/indexes/:uid/**",
     ]
 
     /// Adds the routes, in a group with the Meilisearch key rule and error shape. Call it
