@@ -340,3 +340,17 @@ def test_error_shapes(server):
                 "invalid_multi_search_federation")
     # The native API keeps its own error shape beside these routes.
     assert set(server.get("/api/people/99999").json()) == {"error"}
+
+
+def test_a_front_end_on_another_origin_with_a_key(start_server):
+    """What instant-meilisearch does from a page: a preflight, then keyed searches and writes."""
+    server = start_server("--cors-origin", "http://app.test", "--api-key", "s3cret")
+    preflight = requests.options(server.url + "/multi-search", headers={
+        "Origin": "http://app.test", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type"}, timeout=10)
+    assert preflight.status_code in (200, 204)
+    assert "PUT" in preflight.headers["access-control-allow-methods"]
+    answer = requests.post(server.url + "/multi-search", json={"queries": [{"indexUid": "people", "q": "ann"}]},
+                           headers={"Origin": "http://app.test", "Authorization": "Bearer s3cret"}, timeout=10)
+    assert answer.status_code == 200 and answer.headers["access-control-allow-origin"] == "http://app.test"
+    assert answer.json()["results"][0]["hits"]
