@@ -209,3 +209,38 @@ final class ExportPipe: ByteSink, @unchecked Sendable {
         space.signal()
     }
 }
+
+extension RequestBodies {
+    /// Runs `work` on the pool's writer with `body` as the bytes it reads, sent to it as they
+    /// arrive (through a ``BodyPipe``): an import of any size in constant memory.
+    ///
+    /// - Throws: What reading the body throws (408, 413...), else what `work` throws.
+    func streaming<T: Sendable>(
+        _ body: RequestBody, limit: Int, to pool: SearchIndexPool,
+        _ work: @escaping @Sendable (SearchIndex, BodyPipe) throws -> T
+    ) async throws -> T {
+        let pipe = BodyPipe()
+        let working = Task {
+            try await pool.write { index in
+                defer { pipe.close() }
+                return try work(index, pipe)
+            }
+        }
+        var bodyError: (any Error)?
+        do {
+            try await forEachChunk(of: body, limit: limit) { chunk in await pipe.send(chunk) }
+            pipe.finish()
+        } catch {
+            bodyError = error
+            pipe.finish(failure: InputError(kind: .readFailed, path: "body", reason: "\(error)"))
+        }
+        let result: T
+        do {
+            result = try await working.value
+        } catch {
+            throw bodyError ?? error
+        }
+        if let bodyError { throw bodyError }
+        return result
+    }
+}

@@ -95,8 +95,10 @@ public enum SearchServer {
                 middleware: CORSMiddleware(
                     allowOrigin: .custom(origin),
                     allowHeaders: [.contentType, .authorization],
-                    allowMethods: [.get, .post, .patch, .delete, .options]))
+                    allowMethods: [.get, .post, .put, .patch, .delete, .options]))
         }
+        // Before the native key middleware, which applies only to the routes added after it.
+        MeilisearchRoutes(pool: pool, configuration: configuration, logger: logger).add(to: router)
         if let key = configuration.apiKey {
             router.add(middleware: KeyMiddleware(key: key))
         }

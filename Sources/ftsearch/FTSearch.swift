@@ -1,8 +1,9 @@
 import ArgumentParser
+import FTSearchKit
 
 /// The root command: `ftsearch <subcommand>`.
 struct FTSearch: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = FTSearchVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "ftsearch",

@@ -28,7 +28,7 @@ def test_start_line_says_what_is_served(server, database):
 
 
 def test_health_and_stats(server):
-    assert server.get("/health").json() == {"status": "ok"}
+    assert server.get("/health").json() == {"status": "available"}
     stats = server.get("/api/stats").json()
     assert stats["counts"] == {"people": 12, "animals": 5, "history": 0}
     assert stats["read_only"] is False

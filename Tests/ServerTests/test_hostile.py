@@ -47,7 +47,7 @@ def status_of(raw):
 
 
 def still_answers(server):
-    assert server.get("/health").json() == {"status": "ok"}
+    assert server.get("/health").json() == {"status": "available"}
     assert server.get("/api/search", params={"q": "ann"}).json()["total"] == 7
 
 

@@ -1,4 +1,5 @@
-"""Search-as-you-type load over HTTP: `ftsearch serve` against Datasette, side by side.
+"""Search-as-you-type load over HTTP: `ftsearch serve` (its native route and its
+Meilisearch-compatible one) against Datasette, side by side.
 
     serve_load.py ROOT WORK [--quick]
 
@@ -6,14 +7,16 @@ For each size (100k and 1M people; 100k with --quick) it imports WORK/data/N/peo
 ftsearch database and, with sqlite-utils, into a table with FTS5 enabled (`enable-fts`), starts
 `ftsearch serve` (release) and `datasette` on free loopback ports, and replays typed queries
 (each name's 1-, 2-, 3-... letter prefixes in turn) from 16 concurrent keep-alive clients
-against each, then reads the server's RSS. Prints a markdown table: requests per second,
-p50 and p99 latency, RSS. The clients are Python threads (http.client), one process: on these
+against each (on ftsearch, first `/api/search`, then the same prefixes as Meilisearch's SDKs
+send them, `POST /indexes/people/search`), then reads the server's RSS. Prints a markdown table:
+requests per second, p50 and p99 latency, RSS. The clients are Python threads (http.client), one process: on these
 2 cores they share the CPU with the server, so the figures are a floor for both servers alike.
 Not a test: nothing is asserted.
 """
 
 import csv
 import http.client
+import json
 import os
 import random
 import re
@@ -100,8 +103,9 @@ def rss_mib(pid):
     return 0
 
 
-def load(port, paths):
-    """16 keep-alive clients, each replaying `paths` from its own offset, for DURATION s."""
+def load(port, paths, bodies=None):
+    """16 keep-alive clients, each replaying `paths` from its own offset, for DURATION s; with
+    `bodies`, each path is POSTed with the JSON body at the same position."""
     latencies = [[] for _ in range(CLIENTS)]
     errors = [0] * CLIENTS
     stop = time.monotonic() + DURATION
@@ -110,11 +114,15 @@ def load(port, paths):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         position = index * len(paths) // CLIENTS
         while time.monotonic() < stop:
-            path = paths[position % len(paths)]
+            item = position % len(paths)
             position += 1
             start = time.perf_counter()
             try:
-                connection.request("GET", path)
+                if bodies:
+                    connection.request("POST", paths[item], body=bodies[item],
+                                       headers={"Content-Type": "application/json"})
+                else:
+                    connection.request("GET", paths[item])
                 response = connection.getresponse()
                 response.read()
                 if response.status != 200:
@@ -143,18 +151,26 @@ def load(port, paths):
     }
 
 
-def run_server(command, port, paths, warm_up=200):
+def run_server(command, port, *loads, warm_up=200):
+    """Starts the server and runs each load, `(paths, bodies or None)`, against it in turn."""
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     try:
         wait_until_up(port, process)
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        for path in paths[:warm_up]:
-            connection.request("GET", path)
-            connection.getresponse().read()
-        connection.close()
-        result = load(port, paths)
-        result["rss"] = rss_mib(process.pid)
-        return result
+        results = []
+        for paths, bodies in loads:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            for position, path in enumerate(paths[:warm_up]):
+                if bodies:
+                    connection.request("POST", path, body=bodies[position],
+                                       headers={"Content-Type": "application/json"})
+                else:
+                    connection.request("GET", path)
+                connection.getresponse().read()
+            connection.close()
+            result = load(port, paths, bodies)
+            result["rss"] = rss_mib(process.pid)
+            results.append(result)
+        return results
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -174,23 +190,28 @@ def main():
         ds_paths = [f"/{os.path.basename(ds_db)[:-3]}/people.json?"
                     + urllib.parse.urlencode({"_search": q + "*", "_searchmode": "raw", "_size": 20})
                     for q in queries]
-        log(f"load at {label(n)}: ftsearch serve...")
-        ft = run_server([os.path.join(BIN, "ftsearch"), "serve", "--db", ft_db, "--port", str(ft_port),
-                         "--quiet", "--read-only"], ft_port, ft_paths)
+        meili_paths = ["/indexes/people/search"] * len(queries)
+        meili_bodies = [json.dumps({"q": q, "limit": 20}) for q in queries]
+        log(f"load at {label(n)}: ftsearch serve, native and Meilisearch-compatible...")
+        ft, meili = run_server([os.path.join(BIN, "ftsearch"), "serve", "--db", ft_db, "--port",
+                                str(ft_port), "--quiet", "--read-only"], ft_port, (ft_paths, None),
+                               (meili_paths, meili_bodies))
         log(f"load at {label(n)}: datasette...")
-        ds = run_server([os.path.join(VENV_BIN, "datasette"), "serve", "--port", str(ds_port),
+        (ds,) = run_server([os.path.join(VENV_BIN, "datasette"), "serve", "--port", str(ds_port),
                          "--host", "127.0.0.1", "--immutable", ds_db, "--setting", "sql_time_limit_ms", "5000"],
-                        ds_port, ds_paths)
-        rows.append((n, ft, ds))
+                        ds_port, (ds_paths, None))
+        rows.append((n, ft, meili, ds))
     print(f"\n### Search-as-you-type over HTTP ({CLIENTS} keep-alive clients, {DURATION} s each, "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})\n")
     print("| people | server | requests/s | p50 (ms) | p99 (ms) | errors | RSS (MiB) |")
     print("|---|---|---|---|---|---|---|")
-    for n, ft, ds in rows:
-        for name, r in (("ftsearch serve", ft), ("Datasette", ds)):
+    for n, ft, meili, ds in rows:
+        for name, r in (("ftsearch serve /api/search", ft),
+                        ("ftsearch serve, Meilisearch route", meili), ("Datasette", ds)):
             print(f"| {label(n)} | {name} | {r['rps']:.0f} | {r['p50']:.1f} | {r['p99']:.1f} | "
                   f"{r['errors']} | {r['rss']:.0f} |")
-        print(f"| {label(n)} | ratio | {ft['rps'] / ds['rps']:.1f}× | | | | |")
+        print(f"| {label(n)} | ratio ftsearch / Datasette | {ft['rps'] / ds['rps']:.1f}× | | | | |")
+        print(f"| {label(n)} | ratio Meilisearch route / native | {meili['rps'] / ft['rps']:.2f}× | | | | |")
 
 
 if __name__ == "__main__":

@@ -83,7 +83,8 @@ ensure_test_tools() {
 
 # What the server tests (Tests/ServerTests, pytest) need: Debian's Chromium for the browser
 # tests, and a virtualenv in .build/venv with Playwright for Python (without its own browser
-# download: it drives /usr/lib/chromium/chromium), pytest and requests from PyPI. Installed when
+# download: it drives /usr/lib/chromium/chromium), pytest, requests and Meilisearch's official
+# SDK (meilisearch, for the Meilisearch-compatible API's tests) from PyPI. Installed when
 # missing (Chromium only as root); the virtualenv is made once and reused.
 ensure_server_test_tools() {
     local root venv
@@ -103,11 +104,11 @@ ensure_server_test_tools() {
             exit 1
         fi
     fi
-    if ! "$venv/bin/python" -c 'import playwright, pytest, requests' >/dev/null 2>&1; then
-        echo "Installing playwright, pytest and requests into .build/venv..." >&2
+    if ! "$venv/bin/python" -c 'import playwright, pytest, requests, meilisearch' >/dev/null 2>&1; then
+        echo "Installing playwright, pytest, requests and meilisearch into .build/venv..." >&2
         mkdir -p "$root/.build"
         python3 -m venv "$venv"
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$venv/bin/pip" install -q --disable-pip-version-check \
-            playwright pytest requests >&2
+            playwright pytest requests meilisearch >&2
     fi
 }

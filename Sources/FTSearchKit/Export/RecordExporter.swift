@@ -89,13 +89,7 @@ struct RecordExporter {
 
     /// `{"id":..., searchable fields, extra fields, "created_at":..., "updated_at":...}`.
     private mutating func appendObject(_ record: Record, idAsText: Bool) {
-        let id = String(record.id ?? 0)
-        var members = [JSONMember(key: "id", value: idAsText ? .string(id) : .number(id))]
-        members += record.allFields
-        for (key, time) in [("created_at", record.createdAt), ("updated_at", record.updatedAt)] {
-            if let time { members.append(JSONMember(key: key, value: .string(time.description))) }
-        }
-        JSONValue.writeObject(members, to: &buffer)
+        JSONValue.writeObject(record.documentMembers(idAsText: idAsText), to: &buffer)
     }
 
     private mutating func append(_ text: String) {

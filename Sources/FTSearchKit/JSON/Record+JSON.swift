@@ -16,6 +16,25 @@ extension Record {
     }
 }
 
+extension Record {
+    /// `{"id":"2","first_name":...,"created_at":...,"updated_at":...}`: the record as one flat
+    /// document, as `ftsearch export --format ndjson` writes it (and Meilisearch and Typesense
+    /// load it): the id as a string, the searchable fields, the extra fields in their stored
+    /// order, then the timestamps the record has.
+    package var documentMembers: [JSONMember] { documentMembers(idAsText: true) }
+
+    /// The flat document, with the id as a string or as a number (`export --format json`).
+    func documentMembers(idAsText: Bool) -> [JSONMember] {
+        let id = String(id ?? 0)
+        var members = [JSONMember(key: "id", value: idAsText ? .string(id) : .number(id))]
+        members += allFields
+        for (key, time) in [("created_at", createdAt), ("updated_at", updatedAt)] {
+            if let time { members.append(JSONMember(key: key, value: .string(time.description))) }
+        }
+        return members
+    }
+}
+
 extension SearchHit {
     /// `{"kind","id","score","fields":{...}}`: one result of `ftsearch query --format json`.
     public var jsonMembers: [JSONMember] {
@@ -26,4 +45,11 @@ extension SearchHit {
             JSONMember(key: "fields", value: .object(record.fields)),
         ]
     }
+}
+
+extension AnyRecord {
+    /// The record as one flat document, as `ftsearch export --format ndjson` writes it (and
+    /// Meilisearch and Typesense load it): the id as a string, the searchable fields, the extra
+    /// fields in their stored order, then the timestamps.
+    public var documentMembers: [JSONMember] { record.documentMembers }
 }

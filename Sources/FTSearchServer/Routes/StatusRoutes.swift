@@ -1,7 +1,8 @@
 import FTSearchKit
 import Hummingbird
 
-/// `GET /api/stats` (what `ftsearch stats --format json` prints) and `GET /health`.
+/// `GET /api/stats` (what `ftsearch stats --format json` prints) and `GET /health`
+/// (`{"status":"available"}`, the answer Meilisearch's SDKs expect from it).
 extension Routes {
     func addStatusRoutes(to routes: RouteTable) {
         routes.on("/api/stats", .get) { request, _ in
@@ -24,7 +25,7 @@ extension Routes {
         }
         routes.on("/health", .get) { _, _ in
             try await pool.read { index in _ = try index.schemaVersion }
-            return JSONResponse.make(JSONResponse.object(["status": .string("ok")]))
+            return JSONResponse.make(JSONResponse.object(["status": .string("available")]))
         }
     }
 }

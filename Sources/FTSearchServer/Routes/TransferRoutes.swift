@@ -32,37 +32,16 @@ extension Routes {
         let options = ImportOptions(
             kind: kind, replace: try Self.flag(parameters, "replace"),
             skipInvalid: try Self.flag(parameters, "skip_invalid"))
-        let pipe = BodyPipe()
-        let importing = Task {
-            try await pool.write { index in
-                defer { pipe.close() }
-                let (_, reader) = try InputFormat.makeReader(for: pipe, format: format)
-                var skipped: [RecordProblem] = []
-                let summary = try index.importRecords(
-                    from: [ImportSource(path: "body", reader: reader)], options: options,
-                    onSkip: { if skipped.count < 100 { skipped.append($0) } })
-                return (summary, skipped)
-            }
+        let (summary, skipped) = try await bodies.streaming(
+            request.body, limit: configuration.maximumImportSize, to: pool
+        ) { index, pipe in
+            let (_, reader) = try InputFormat.makeReader(for: pipe, format: format)
+            var skipped: [RecordProblem] = []
+            let summary = try index.importRecords(
+                from: [ImportSource(path: "body", reader: reader)], options: options,
+                onSkip: { if skipped.count < 100 { skipped.append($0) } })
+            return (summary, skipped)
         }
-        var bodyError: (any Error)?
-        do {
-            try await bodies.forEachChunk(of: request.body, limit: configuration.maximumImportSize)
-            {
-                chunk in await pipe.send(chunk)
-            }
-            pipe.finish()
-        } catch {
-            bodyError = error
-            pipe.finish(failure: InputError(kind: .readFailed, path: "body", reason: "\(error)"))
-        }
-        let summary: ImportSummary
-        let skipped: [RecordProblem]
-        do {
-            (summary, skipped) = try await importing.value
-        } catch {
-            throw bodyError ?? error
-        }
-        if let bodyError { throw bodyError }
         func counts(_ counts: [Kind: Int]) -> JSONValue {
             .object(
                 Kind.allCases.map { JSONMember(key: $0.rawValue, value: .integer(counts[$0] ?? 0)) }
@@ -91,7 +70,7 @@ extension Routes {
         }
     }
 
-    private static func format(ofContentType contentType: String?) -> InputFormat? {
+    static func format(ofContentType contentType: String?) -> InputFormat? {
         switch RequestBodies.mediaType(contentType) {
         case "application/json": .json
         case "application/x-ndjson", "application/ndjson", "application/jsonl": .ndjson

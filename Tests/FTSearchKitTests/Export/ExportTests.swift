@@ -50,6 +50,16 @@ import Testing
         #expect(object["id"] as? String == "1")
     }
 
+    @Test func aRecordsDocumentMembersAreItsNDJSONLine() throws {
+        let stored = try index.insert(
+            Person(
+                firstName: "Zoë", lastName: "Ødegaard",
+                extra: [JSONMember(key: "tags", value: .array([.string("a")]))]))
+        let line = try exported(.people, as: .ndjson).split(separator: "\n").first
+        #expect(JSONValue.object(stored.record.documentMembers).jsonText == line.map(String.init))
+        #expect(stored.record.documentMembers.first == JSONMember(key: "id", value: .string("1")))
+    }
+
     @Test func csvColumnsAreTheUnionOfTheExtraFieldsTypedWhereTextIsNotEnough() throws {
         try index.insert([
             Person(

@@ -45,9 +45,9 @@ import Testing
         var texts: [String] = []
         try index.historyDatabase.makeStatement(sql: Suggester.referenceSQL(order: options.order))
             .forEachRow([
-            key, options.kinds.name, options.includesEmptyResults,
-            index.clock().description, options.limit,
-        ]) { texts.append($0.text(at: 0) ?? "") }
+                key, options.kinds.name, options.includesEmptyResults,
+                index.clock().description, options.limit,
+            ]) { texts.append($0.text(at: 0) ?? "") }
         return texts
     }
 

@@ -1,0 +1,351 @@
+import FTSearchKit
+import Hummingbird
+import Synchronization
+
+/// The documents of an index: read them (`GET .../documents/{id}`, `GET .../documents`,
+/// `POST .../documents/fetch`), and write them as tasks (`POST` adds or replaces, `PUT` adds
+/// or updates, with a JSON array, NDJSON or CSV body; deletions by id, by batch, or all).
+///
+/// A document is a record as `ftsearch export --format ndjson` writes it; its `id` (the
+/// primary key) is a positive integer, given as a number or a string of digits. Each write is
+/// one transaction of the library's importer or store, applied before the 202 answer.
+extension MeilisearchRoutes {
+    func addDocumentRoutes(_ on: AddRoute) {
+        on("/indexes/:uid/documents/:id", .get) { request, context in
+            let kind = try Self.kind(context)
+            let id = try Self.documentID(.string(context.parameters.get("id") ?? ""))
+            let parameters = try QueryParameters(
+                request, allowing: ["fields", "retrieveVectors"],
+                maximumSize: configuration.maximumQuerySize)
+            let fields = parameters["fields"].map(Routes.list)
+            let record = try await pool.read { try Self.record(of: kind, id: id, in: $0) }
+            guard let record else {
+                throw MeilisearchError(
+                    .notFound, code: "document_not_found", "Document `\(id)` not found.")
+            }
+            return JSONResponse.make(.object(Self.document(record, fields: fields)))
+        }
+        on("/indexes/:uid/documents", .get) { request, context in
+            let kind = try Self.kind(context)
+            let parameters = try QueryParameters(
+                request, allowing: ["offset", "limit", "fields", "retrieveVectors"],
+                maximumSize: configuration.maximumQuerySize)
+            return JSONResponse.make(
+                try await documents(
+                    of: kind,
+                    offset: try parameters.integer("offset", default: 0, in: 0...Int(Int32.max)),
+                    limit: try parameters.integer("limit", default: 20, in: 0...Int(Int32.max)),
+                    fields: parameters["fields"].map(Routes.list)))
+        }
+        on("/indexes/:uid/documents/fetch", .post) { request, context in
+            let kind = try Self.kind(context)
+            var offset = 0
+            var limit = 20
+            var fields: [String]?
+            for member in try await bodies.jsonObject(request) {
+                let code = "invalid_document_" + MeilisearchSearchQuery.snakeCase(member.key)
+                switch member.key {
+                case "offset":
+                    offset = try MeilisearchSearchQuery.integer(
+                        member.value, code: code, name: member.key, in: 0...Int(Int32.max))
+                case "limit":
+                    limit = try MeilisearchSearchQuery.integer(
+                        member.value, code: code, name: member.key, in: 0...Int(Int32.max))
+                case "fields":
+                    fields = try MeilisearchSearchQuery.strings(
+                        member.value, code: code, name: member.key)
+                case "filter", "ids", "sort", "retrieveVectors":
+                    guard MeilisearchSearchQuery.isEmpty(member.value) else {
+                        throw MeilisearchError.invalid(
+                            code,
+                            "ftsearch does not support `\(member.key)` here: give offset, "
+                                + "limit and fields, or get one document by its id.")
+                    }
+                default:
+                    throw MeilisearchError.invalid(
+                        "bad_request",
+                        "Unknown field `\(member.key)`: expected one of offset, limit, fields.")
+                }
+            }
+            return JSONResponse.make(
+                try await documents(of: kind, offset: offset, limit: limit, fields: fields))
+        }
+        on("/indexes/:uid/documents", .post) { request, context in
+            try await write(request, into: try Self.kind(context), updating: false)
+        }
+        on("/indexes/:uid/documents", .put) { request, context in
+            try await write(request, into: try Self.kind(context), updating: true)
+        }
+        on("/indexes/:uid/documents/:id", .delete) { _, context in
+            let kind = try Self.kind(context)
+            let id = try Self.documentID(.string(context.parameters.get("id") ?? ""))
+            return try await delete(ids: [id], from: kind)
+        }
+        on("/indexes/:uid/documents/delete-batch", .post) { request, context in
+            let kind = try Self.kind(context)
+            let bytes = try await bodies.collect(request)
+            guard RequestBodies.isJSON(request.headers[.contentType]) else {
+                throw MeilisearchError(
+                    .unsupportedMediaType, code: "invalid_content_type",
+                    "The Content-Type must be application/json.")
+            }
+            guard let text = String(validating: bytes, as: UTF8.self),
+                case .array(let elements)? = JSONValue(parsing: text)
+            else {
+                throw MeilisearchError.invalid(
+                    "malformed_payload", "The body must be a JSON array of document ids.")
+            }
+            var ids: [Int64] = []
+            for element in elements { ids.append(try Self.documentID(element)) }
+            return try await delete(ids: ids, from: kind)
+        }
+        on("/indexes/:uid/documents/delete", .post) { _, context in
+            _ = try Self.kind(context)
+            throw MeilisearchError.invalid(
+                "invalid_document_filter",
+                "ftsearch does not support deleting by filter: delete by id "
+                    + "(DELETE /indexes/{uid}/documents/{id}), by batch "
+                    + "(POST /indexes/{uid}/documents/delete-batch) or all "
+                    + "(DELETE /indexes/{uid}/documents).")
+        }
+        on("/indexes/:uid/documents", .delete) { _, context in
+            try await delete(ids: nil, from: try Self.kind(context))
+        }
+    }
+
+    /// `{"id":"2",...}` with only `fields` (all when nil or `*`).
+    static func document(_ record: Record, fields: [String]?) -> [JSONMember] {
+        let fields = fields.flatMap { $0.contains("*") ? nil : Set($0) }
+        return record.documentMembers.filter { fields?.contains($0.key) ?? true }
+    }
+
+    /// A document id: a positive integer, or a string of its digits.
+    static func documentID(_ value: JSONValue) throws(MeilisearchError) -> Int64 {
+        let text = value.scalarText ?? value.jsonText
+        guard case .bool = value else {
+            if let id = Int64(text), id > 0 { return id }
+            throw .invalid(
+                "invalid_document_id",
+                "Document identifier `\(text)` is invalid: ftsearch's ids are positive integers.")
+        }
+        throw .invalid(
+            "invalid_document_id",
+            "Document identifier `\(text)` is invalid: ftsearch's ids are positive integers.")
+    }
+
+    private func documents(of kind: Kind, offset: Int, limit: Int, fields: [String]?)
+        async throws -> JSONValue
+    {
+        let (records, total) = try await pool.read { index in
+            let records = try Self.records(of: kind, in: index, after: nil, limit: offset + limit)
+            let total =
+                switch kind {
+                case .people: try index.count(Person.self)
+                case .animals: try index.count(Animal.self)
+                }
+            return (Array(records.dropFirst(offset)), total)
+        }
+        return JSONResponse.object([
+            "results": .array(records.map { .object(Self.document($0, fields: fields)) }),
+            "offset": .integer(offset),
+            "limit": .integer(limit),
+            "total": .integer(total),
+        ])
+    }
+
+    // MARK: Writing
+
+    /// Adds or replaces (`updating` false), or adds or updates (true: the fields given replace
+    /// those stored, the others stay), the documents of the body, in one import: all or none.
+    /// A body that is not JSON, NDJSON or CSV is a 400 at once; a document without a valid id,
+    /// or that is not a valid record, makes the task fail.
+    private func write(_ request: Request, into kind: Kind, updating: Bool) async throws
+        -> Response
+    {
+        let parameters = try QueryParameters(
+            request, allowing: ["primaryKey", "csvDelimiter", "customMetadata"],
+            maximumSize: configuration.maximumQuerySize)
+        if let key = parameters["primaryKey"], key != "id" {
+            throw MeilisearchError.invalid(
+                "index_primary_key_already_exists",
+                "The primary key of `\(kind.rawValue)` is `id`, not `\(key)`.")
+        }
+        if let delimiter = parameters["csvDelimiter"], delimiter != "," {
+            throw MeilisearchError.invalid(
+                "invalid_document_csv_delimiter", "ftsearch reads CSV with `,` only.")
+        }
+        let format: InputFormat
+        switch Routes.format(ofContentType: request.headers[.contentType]) {
+        case .json?: format = .json
+        case .ndjson?: format = .ndjson
+        case .csv?: format = .csv
+        default:
+            throw MeilisearchError(
+                .unsupportedMediaType, code: "invalid_content_type",
+                "The Content-Type must be application/json, application/x-ndjson or text/csv.")
+        }
+        let enqueuedAt = Timestamp.now()
+        let problem = DocumentProblem()
+        let outcome: Result<Int, any Error>
+        do {
+            outcome = .success(
+                try await bodies.streaming(
+                    request.body, limit: configuration.maximumImportSize, to: pool
+                ) { index, pipe in
+                    let (_, reader) = try InputFormat.makeReader(for: pipe, format: format)
+                    let documents = DocumentReader(
+                        base: reader, kind: kind, index: updating ? index : nil, problem: problem)
+                    try index.importRecords(
+                        from: [ImportSource(path: "body", reader: documents)],
+                        options: ImportOptions(kind: kind))
+                    return problem.count
+                })
+        } catch let error as ImportError {
+            outcome = .failure(error)
+        }
+        if case .success(0) = outcome {
+            throw MeilisearchError.invalid("missing_payload", "The body holds no documents.")
+        }
+        if let failure = problem.failure,
+            ["malformed_payload", "missing_payload"].contains(failure.code)
+        {
+            throw failure
+        }
+        let error: MeilisearchError? =
+            switch outcome {
+            case .success: nil
+            case .failure(let error): problem.failure ?? Self.documentError(error)
+            }
+        let received = problem.count
+        return try finish(
+            kind: kind, type: "documentAdditionOrUpdate", enqueuedAt: enqueuedAt, error: error,
+            details: [
+                "receivedDocuments": .integer(received),
+                "indexedDocuments": .integer(error == nil ? received : 0),
+            ])
+    }
+
+    private static func documentError(_ error: any Error) -> MeilisearchError {
+        if case ImportError.invalidRecord(let problem) = error {
+            return .invalid(
+                "invalid_document_fields", "Document at line \(problem.line): \(problem.reason).")
+        }
+        return MeilisearchError(error)
+    }
+
+    /// Deletes these documents (`nil`: all of them) as a task; ids without a document are
+    /// not an error (`deletedDocuments` counts those deleted).
+    private func delete(ids: [Int64]?, from kind: Kind) async throws -> Response {
+        let enqueuedAt = Timestamp.now()
+        let deleted = try await pool.write { index in
+            let ids =
+                try ids?.filter { try Self.record(of: kind, id: $0, in: index) != nil }
+                ?? Self.records(of: kind, in: index, after: nil, limit: nil).compactMap(\.id)
+            switch kind {
+            case .people: return try index.delete(Person.self, ids: ids)
+            case .animals: return try index.delete(Animal.self, ids: ids)
+            }
+        }
+        var details: KeyValuePairs<String, JSONValue> = ["deletedDocuments": .integer(deleted)]
+        if let ids {
+            details = ["providedIds": .integer(ids.count), "deletedDocuments": .integer(deleted)]
+        }
+        return try finish(
+            kind: kind, type: "documentDeletion", enqueuedAt: enqueuedAt, error: nil,
+            details: details)
+    }
+
+    /// Records the finished task and answers 202 with its receipt.
+    private func finish(
+        kind: Kind, type: String, enqueuedAt: Timestamp, error: MeilisearchError?,
+        details: KeyValuePairs<String, JSONValue>
+    ) throws -> Response {
+        var task = MeilisearchTaskStore.Task(
+            uid: 0, indexUid: kind.rawValue, type: type,
+            status: error == nil ? "succeeded" : "failed",
+            details: details.map { JSONMember(key: $0.key, value: $0.value) },
+            error: error?.jsonObject ?? .null, enqueuedAt: enqueuedAt, startedAt: enqueuedAt,
+            finishedAt: Timestamp.now())
+        try tasks.record(&task)
+        return JSONResponse.make(task.receipt, status: .accepted)
+    }
+}
+
+/// What the documents of a write held: how many, and the first problem.
+private final class DocumentProblem: Sendable {
+    private let state = Mutex<(count: Int, failure: MeilisearchError?)>((0, nil))
+
+    var count: Int { state.withLock { $0.count } }
+    var failure: MeilisearchError? { state.withLock { $0.failure } }
+
+    func counted() { state.withLock { $0.count += 1 } }
+
+    func fail(_ error: MeilisearchError) {
+        state.withLock { state in if state.failure == nil { state.failure = error } }
+    }
+}
+
+/// The documents of a body, checked for a valid `id` as Meilisearch checks its primary key;
+/// when updating, each merged into the stored document with the same id.
+private struct DocumentReader: RecordReader {
+    var base: any RecordReader
+    let kind: Kind
+    let index: SearchIndex?
+    let problem: DocumentProblem
+
+    var bytesConsumed: Int64 { base.bytesConsumed }
+
+    mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
+        let next: SourceRecord?
+        do {
+            next = try base.nextRecord()
+        } catch {
+            problem.fail(
+                problem.count == 0 && base.bytesConsumed == 0
+                    ? .invalid("missing_payload", "The body holds no documents.")
+                    : .invalid(
+                        "malformed_payload",
+                        "The body is not valid: line \(error.line): \(error.reason)."))
+            throw error
+        }
+        guard var record = next else { return nil }
+        problem.counted()
+        guard let id = record.fields.first(where: { $0.key == "id" }) else {
+            return try fail(
+                record,
+                .invalid(
+                    "missing_document_id",
+                    "Document at line \(record.line) has no `id`, the primary key of "
+                        + "`\(kind.rawValue)`."))
+        }
+        let number: Int64
+        do {
+            number = try MeilisearchRoutes.documentID(id.value)
+        } catch {
+            return try fail(record, error)
+        }
+        if let index {
+            let stored: Record?
+            do {
+                stored = try MeilisearchRoutes.record(of: kind, id: number, in: index)
+            } catch {
+                return try fail(record, MeilisearchError(error))
+            }
+            if let stored {
+                let given = Set(record.fields.map(\.key))
+                record.fields =
+                    stored.documentMembers.filter {
+                        !given.contains($0.key) && $0.key != "updated_at"
+                    } + record.fields
+            }
+        }
+        return record
+    }
+
+    private func fail(_ record: SourceRecord, _ error: MeilisearchError) throws(RecordSyntaxError)
+        -> SourceRecord?
+    {
+        problem.fail(error)
+        throw RecordSyntaxError(line: record.line, reason: error.message, isRecoverable: false)
+    }
+}

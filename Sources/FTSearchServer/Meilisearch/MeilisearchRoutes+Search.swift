@@ -1,0 +1,153 @@
+import FTSearchKit
+import Hummingbird
+
+/// `POST`/`GET /indexes/{uid}/search` and `POST /multi-search`: ftsearch's search (its
+/// ranking, folding and prefix matching) with Meilisearch's parameters and answer.
+extension MeilisearchRoutes {
+    typealias AddRoute = (
+        String, HTTPRequest.Method,
+        @escaping @Sendable (Request, ServerContext) async throws -> Response
+    ) -> Void
+
+    func addSearchRoutes(_ on: AddRoute) {
+        on("/indexes/:uid/search", .post) { request, context in
+            let kind = try Self.kind(context)
+            let members = try await bodies.jsonObject(request)
+            let query = try MeilisearchSearchQuery(
+                members: members, maximumLimit: configuration.maximumLimit)
+            return JSONResponse.make(try await search(query, in: kind))
+        }
+        on("/indexes/:uid/search", .get) { request, context in
+            let kind = try Self.kind(context)
+            let names = MeilisearchSearchQuery.supported + MeilisearchSearchQuery.unsupported
+            let parameters = try QueryParameters(
+                request, allowing: Set(names), maximumSize: configuration.maximumQuerySize)
+            let query = try MeilisearchSearchQuery(
+                parameters: names.compactMap { name in parameters[name].map { (name, $0) } },
+                maximumLimit: configuration.maximumLimit)
+            return JSONResponse.make(try await search(query, in: kind))
+        }
+        on("/multi-search", .post) { request, _ in try await multiSearch(request) }
+    }
+
+    /// `{"queries":[{"indexUid":"people","q":"ann"},...]}` → `{"results":[...]}` in order,
+    /// each result with its `indexUid`. `federation` (one merged list) is not supported.
+    private func multiSearch(_ request: Request) async throws -> Response {
+        let members = try await bodies.jsonObject(request)
+        var queries: [JSONValue]?
+        for member in members {
+            switch member.key {
+            case "queries":
+                guard case .array(let elements) = member.value else {
+                    throw MeilisearchError.invalid(
+                        "invalid_multi_search_queries",
+                        "Invalid value type at `.queries`: expected an array.")
+                }
+                queries = elements
+            case "federation":
+                guard MeilisearchSearchQuery.isEmpty(member.value) else {
+                    throw MeilisearchError.invalid(
+                        "invalid_multi_search_federation",
+                        "ftsearch does not support federated multi-search: give `queries` only.")
+                }
+            default:
+                throw MeilisearchError.invalid(
+                    "bad_request", "Unknown field `\(member.key)`: expected one of queries.")
+            }
+        }
+        guard let queries else {
+            throw MeilisearchError.invalid(
+                "missing_multi_search_queries", "Missing field `queries`.")
+        }
+        var results: [JSONValue] = []
+        for (position, element) in queries.enumerated() {
+            do {
+                guard case .object(let members) = element else {
+                    throw MeilisearchError.invalid(
+                        "invalid_multi_search_queries",
+                        "Invalid value type at `.queries[\(position)]`: expected an object.")
+                }
+                let query = try MeilisearchSearchQuery(
+                    members: members, allowsIndexUid: true,
+                    maximumLimit: configuration.maximumLimit)
+                guard let uid = query.indexUid else {
+                    throw MeilisearchError.invalid(
+                        "missing_index_uid", "Missing field `indexUid` at `.queries[\(position)]`.")
+                }
+                guard
+                    case .object(let answer) = try await search(
+                        query, in: try Self.kind(named: uid))
+                else { preconditionFailure("a search answers an object") }
+                results.append(.object([JSONMember(key: "indexUid", value: .string(uid))] + answer))
+            } catch {
+                var failure = MeilisearchError(error)
+                failure.message = "Inside `.queries[\(position)]`: " + failure.message
+                throw failure
+            }
+        }
+        return JSONResponse.make(.object([JSONMember(key: "results", value: .array(results))]))
+    }
+
+    /// One search, answered as Meilisearch answers it, plus `didYouMean` when ftsearch has a
+    /// correction for a prefix search that found nothing.
+    func search(_ query: MeilisearchSearchQuery, in kind: Kind) async throws -> JSONValue {
+        let start = ContinuousClock.now
+        let hitsPerPage = query.hitsPerPage ?? 20
+        let limit = query.isPaged ? hitsPerPage : query.limit
+        let offset = query.isPaged ? ((query.page ?? 1) - 1) * hitsPerPage : query.offset
+        let fields = query.attributesToSearchOn.flatMap { $0.contains("*") ? nil : $0 }
+        var request = SearchRequest(
+            text: query.text, kinds: kind == .people ? .people : .animals, limit: limit,
+            offset: offset, match: query.match, fields: fields)
+        do {
+            try request.validate()
+        } catch {
+            throw MeilisearchError.invalid(
+                "invalid_search_attributes_to_search_on",
+                "\(error.description). The searchable attributes of `\(kind.rawValue)` are "
+                    + kind.searchableFields.joined(separator: ", ") + ".")
+        }
+        var results = try await pool.search(request)
+        if query.matchingStrategy == .last {
+            var words = query.text.split(whereSeparator: \.isWhitespace)
+            while results.total == 0 && words.count > 1 {
+                words.removeLast()
+                request.text = words.joined(separator: " ")
+                results = try await pool.search(request)
+            }
+        }
+        let found = results
+        let hits = try await pool.read { index in
+            MeilisearchHits(
+                query: query, kind: kind, results: found,
+                highlighter: try index.highlighter(for: found)
+            ).hits
+        }
+        let elapsed = start.duration(to: .now).components
+        let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+        var members: [JSONMember] = [
+            JSONMember(key: "hits", value: .array(hits)),
+            JSONMember(key: "query", value: .string(query.text)),
+            JSONMember(key: "processingTimeMs", value: .integer(milliseconds)),
+        ]
+        if query.isPaged {
+            let pages = hitsPerPage == 0 ? 0 : (results.total + hitsPerPage - 1) / hitsPerPage
+            members += [
+                JSONMember(key: "hitsPerPage", value: .integer(hitsPerPage)),
+                JSONMember(key: "page", value: .integer(query.page ?? 1)),
+                JSONMember(key: "totalPages", value: .integer(pages)),
+                JSONMember(key: "totalHits", value: .integer(results.total)),
+            ]
+        } else {
+            members += [
+                JSONMember(key: "limit", value: .integer(limit)),
+                JSONMember(key: "offset", value: .integer(offset)),
+                JSONMember(key: "estimatedTotalHits", value: .integer(results.total)),
+            ]
+        }
+        if let correction = results.didYouMean {
+            members.append(JSONMember(key: "didYouMean", value: .string(correction)))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,245 @@
+import FTSearchKit
+
+/// The parameters of one Meilisearch search (`POST /indexes/{uid}/search`, a query of
+/// `/multi-search`, or `GET /indexes/{uid}/search`'s query string), checked as Meilisearch
+/// checks them: a wrong type is a 400 with `invalid_search_<parameter>`, an unknown parameter a
+/// 400 `bad_request` that lists the known ones, and a Meilisearch feature ftsearch lacks
+/// (`filter`, `facets`, `sort`...) a 400 that says so, unless it is empty.
+struct MeilisearchSearchQuery: Sendable {
+    enum MatchingStrategy: String, Sendable {
+        /// Every word must match (ftsearch's rule).
+        case all
+        /// When nothing matches every word, the last word is dropped, and so on (Meilisearch's
+        /// default there; here it must be asked for).
+        case last
+    }
+
+    var text = ""
+    var offset = 0
+    var limit = 20
+    var page: Int?
+    var hitsPerPage: Int?
+    var attributesToRetrieve: [String]?
+    var attributesToHighlight: [String] = []
+    var highlightPreTag = "<em>"
+    var highlightPostTag = "</em>"
+    var attributesToCrop: [String] = []
+    var cropLength = 10
+    var cropMarker = "…"
+    var showMatchesPosition = false
+    var showRankingScore = false
+    var attributesToSearchOn: [String]?
+    var matchingStrategy = MatchingStrategy.all
+    /// ftsearch's extension: `prefix` (the default), `substring`, `exact` or `fuzzy`.
+    var match = MatchMode.prefix
+    /// The index of a multi-search query.
+    var indexUid: String?
+
+    /// Whether the answer counts pages (`page` or `hitsPerPage` given) or offsets.
+    var isPaged: Bool { page != nil || hitsPerPage != nil }
+
+    static let supported = [
+        "q", "offset", "limit", "page", "hitsPerPage", "attributesToRetrieve",
+        "attributesToHighlight", "highlightPreTag", "highlightPostTag", "attributesToCrop",
+        "cropLength", "cropMarker", "showMatchesPosition", "showRankingScore",
+        "attributesToSearchOn", "matchingStrategy", "ftsearchMatch",
+    ]
+
+    /// Meilisearch's parameters that ftsearch does not implement: accepted when empty.
+    static let unsupported = [
+        "filter", "facets", "sort", "distinct", "vector", "hybrid", "retrieveVectors",
+        "rankingScoreThreshold", "showRankingScoreDetails", "locales", "showPerformanceDetails",
+        "media", "facetName", "facetQuery", "federationOptions",
+    ]
+
+    /// Reads a JSON object's members; `allowsIndexUid` for a multi-search query.
+    init(members: [JSONMember], allowsIndexUid: Bool = false, maximumLimit: Int)
+        throws(MeilisearchError)
+    {
+        var seen = Set<String>()
+        for member in members {
+            let name = member.key
+            let value = member.value
+            guard seen.insert(name).inserted else {
+                throw .invalid("bad_request", "Parameter `\(name)` is given more than once.")
+            }
+            func code() -> String { "invalid_search_" + Self.snakeCase(name) }
+            switch name {
+            case "q":
+                text = try Self.optionalString(value, code: code(), name: name) ?? ""
+            case "offset":
+                offset = try Self.integer(value, code: code(), name: name, in: 0...Int(Int32.max))
+            case "limit":
+                limit = try Self.integer(value, code: code(), name: name, in: 0...maximumLimit)
+            case "page":
+                page = try Self.integer(value, code: code(), name: name, in: 1...Int(Int32.max))
+            case "hitsPerPage":
+                hitsPerPage = try Self.integer(
+                    value, code: code(), name: name, in: 0...maximumLimit)
+            case "attributesToRetrieve":
+                attributesToRetrieve = try Self.strings(value, code: code(), name: name)
+            case "attributesToHighlight":
+                attributesToHighlight = try Self.strings(value, code: code(), name: name) ?? []
+            case "highlightPreTag":
+                highlightPreTag = try Self.string(value, code: code(), name: name)
+            case "highlightPostTag":
+                highlightPostTag = try Self.string(value, code: code(), name: name)
+            case "attributesToCrop":
+                attributesToCrop = try Self.strings(value, code: code(), name: name) ?? []
+            case "cropLength":
+                cropLength = try Self.integer(value, code: code(), name: name, in: 0...1000)
+            case "cropMarker":
+                cropMarker = try Self.string(value, code: code(), name: name)
+            case "showMatchesPosition":
+                showMatchesPosition = try Self.bool(value, code: code(), name: name)
+            case "showRankingScore":
+                showRankingScore = try Self.bool(value, code: code(), name: name)
+            case "attributesToSearchOn":
+                attributesToSearchOn = try Self.strings(value, code: code(), name: name)
+            case "matchingStrategy":
+                let text = try Self.string(value, code: code(), name: name)
+                guard let strategy = MatchingStrategy(rawValue: text) else {
+                    throw .invalid(
+                        code(),
+                        "matchingStrategy `\(text)` is not supported: ftsearch knows `all` "
+                            + "(every word matches, the default) and `last` (drop words from the "
+                            + "end until something matches); `frequency` is not implemented.")
+                }
+                matchingStrategy = strategy
+            case "ftsearchMatch":
+                let text = try Self.string(value, code: "invalid_search_ftsearch_match", name: name)
+                guard let mode = MatchMode(rawValue: text) else {
+                    throw .invalid(
+                        "invalid_search_ftsearch_match",
+                        "ftsearchMatch must be prefix, substring, exact or fuzzy, not `\(text)`.")
+                }
+                match = mode
+            case "indexUid" where allowsIndexUid:
+                indexUid = try Self.string(value, code: "invalid_index_uid", name: name)
+            case _ where Self.unsupported.contains(name):
+                guard Self.isEmpty(value) else {
+                    throw .invalid(
+                        code(),
+                        "ftsearch does not support `\(name)`. Supported search parameters: "
+                            + Self.supported.joined(separator: ", ") + ".")
+                }
+            default:
+                throw .invalid(
+                    "bad_request",
+                    "Unknown field `\(name)`: expected one of "
+                        + (Self.supported + (allowsIndexUid ? ["indexUid"] : [])).joined(
+                            separator: ", ") + ".")
+            }
+        }
+    }
+
+    /// Reads `GET /indexes/{uid}/search`'s query string: lists comma-separated, numbers and
+    /// booleans as text.
+    init(parameters: [(String, String)], maximumLimit: Int) throws(MeilisearchError) {
+        let lists: Set<String> = [
+            "attributesToRetrieve", "attributesToHighlight", "attributesToCrop",
+            "attributesToSearchOn", "facets", "sort",
+        ]
+        let numbers: Set<String> = ["offset", "limit", "page", "hitsPerPage", "cropLength"]
+        let booleans: Set<String> = ["showMatchesPosition", "showRankingScore"]
+        let members = parameters.map { name, text -> JSONMember in
+            let value: JSONValue
+            if lists.contains(name) {
+                value = .array(
+                    text.split(separator: ",").map { .string(String($0).trimmingSpaces()) })
+            } else if numbers.contains(name), Int(text) != nil {
+                value = .number(text)
+            } else if booleans.contains(name), text == "true" || text == "false" {
+                value = .bool(text == "true")
+            } else {
+                value = .string(text)
+            }
+            return JSONMember(key: name, value: value)
+        }
+        try self.init(members: members, maximumLimit: maximumLimit)
+    }
+
+    // MARK: Values
+
+    /// `hitsPerPage` → `hits_per_page`.
+    static func snakeCase(_ name: String) -> String {
+        var text = ""
+        for character in name {
+            if character.isUppercase {
+                text += "_" + character.lowercased()
+            } else {
+                text.append(character)
+            }
+        }
+        return text
+    }
+
+    static func isEmpty(_ value: JSONValue) -> Bool {
+        switch value {
+        case .null: true
+        case .string(let text): text.isEmpty
+        case .array(let elements): elements.isEmpty
+        case .object(let members): members.isEmpty
+        case .bool(let flag): !flag
+        case .number: false
+        }
+    }
+
+    static func optionalString(_ value: JSONValue, code: String, name: String)
+        throws(MeilisearchError) -> String?
+    {
+        if case .null = value { return nil }
+        return try string(value, code: code, name: name)
+    }
+
+    static func string(_ value: JSONValue, code: String, name: String)
+        throws(MeilisearchError) -> String
+    {
+        guard case .string(let text) = value else {
+            throw .invalid(code, "Invalid value type at `.\(name)`: expected a string.")
+        }
+        return text
+    }
+
+    static func integer(_ value: JSONValue, code: String, name: String, in range: ClosedRange<Int>)
+        throws(MeilisearchError) -> Int
+    {
+        guard case .number(let literal) = value, let number = Int(literal), range.contains(number)
+        else {
+            throw .invalid(
+                code,
+                "Invalid value at `.\(name)`: expected an integer from \(range.lowerBound) to "
+                    + "\(range.upperBound).")
+        }
+        return number
+    }
+
+    static func bool(_ value: JSONValue, code: String, name: String) throws(MeilisearchError)
+        -> Bool
+    {
+        guard case .bool(let flag) = value else {
+            throw .invalid(code, "Invalid value type at `.\(name)`: expected a boolean.")
+        }
+        return flag
+    }
+
+    /// An array of strings, or nil for null.
+    static func strings(_ value: JSONValue, code: String, name: String)
+        throws(MeilisearchError) -> [String]?
+    {
+        switch value {
+        case .null: return nil
+        case .array(let elements):
+            var texts: [String] = []
+            for element in elements {
+                guard case .string(let text) = element else {
+                    throw .invalid(code, "Invalid value type at `.\(name)`: expected strings.")
+                }
+                texts.append(text)
+            }
+            return texts
+        default:
+            throw .invalid(code, "Invalid value type at `.\(name)`: expected an array of strings.")
+        }
+    }
+}
