@@ -76,9 +76,12 @@ def test_search_equals_query_json(client, database, text, index, options, cli_op
     assert result["limit"] == options.get("limit", 20) and result["offset"] == options.get("offset", 0)
     assert isinstance(result["processingTimeMs"], int)
     for hit in result["hits"]:
-        # The hit is the export document: the id as a string, then the fields at the top level.
+        # The hit is the export document: the id as a string, the fields at the top level, then
+        # the record's timestamps (which query's "fields" leave out).
         assert isinstance(hit["id"], str)
-        assert {k: v for k, v in hit.items() if k != "id"} == fields[int(hit["id"])]
+        assert list(hit)[-2:] == ["created_at", "updated_at"]
+        assert {k: v for k, v in hit.items() if k not in ("id", "created_at", "updated_at")} == \
+            fields[int(hit["id"])]
 
 
 def test_get_search_equals_post(server, client):

@@ -26,6 +26,7 @@ import time
 ROOT = WORK = BIN = VENV_BIN = FTSEARCH = BENCH = SQLITE_UTILS = PYTHON = ""
 QUICK = False
 SIZES = []
+FULL_SIZES = [10_000, 100_000, 1_000_000]
 TANTIVY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tantivy_peer.py")
 PLOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plot.py")
 BEFORE = os.environ.get("FTSEARCH_BEFORE")  # scripts/bench --before REV: an older build
@@ -38,7 +39,7 @@ def configure(arguments):
     """The paths and sizes of this run, from its command line."""
     global ROOT, WORK, BIN, VENV_BIN, FTSEARCH, BENCH, SQLITE_UTILS, PYTHON, QUICK, SIZES
     ROOT, WORK, QUICK = arguments.root, arguments.work, arguments.quick
-    SIZES = arguments.sizes or ([100_000] if QUICK else [10_000, 100_000, 1_000_000])
+    SIZES = arguments.sizes or ([100_000] if QUICK else FULL_SIZES)
     BIN = os.path.join(ROOT, ".build", "release")
     VENV_BIN = os.path.join(WORK, "venv", "bin")
     FTSEARCH = os.path.join(BIN, "ftsearch")
@@ -527,8 +528,10 @@ def main(argv=None):
 
 
 def draw_chart():
-    """The latest run as one SVG: docs/bench.svg after a full run, WORK/bench.svg with --quick."""
-    chart = os.path.join(WORK, "bench.svg") if QUICK else os.path.join(ROOT, "docs", "bench.svg")
+    """The latest run as one SVG: docs/bench.svg after a full run, WORK/bench.svg otherwise
+    (--quick, --sizes)."""
+    full = not QUICK and SIZES == FULL_SIZES
+    chart = os.path.join(ROOT, "docs", "bench.svg") if full else os.path.join(WORK, "bench.svg")
     os.makedirs(os.path.dirname(chart), exist_ok=True)
     subprocess.run([PYTHON, PLOT, os.path.join(WORK, "results.json"), chart], check=True)
     log(f"chart: {chart}")

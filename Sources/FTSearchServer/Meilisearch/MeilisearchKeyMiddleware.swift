@@ -12,21 +12,18 @@ struct MeilisearchKeyMiddleware: RouterMiddleware {
         _ request: Request, context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let authorization = request.headers[.authorization] else {
+        switch KeyMiddleware.bearerKey(of: request, is: key) {
+        case .missing:
             throw MeilisearchError(
                 .unauthorized, code: "missing_authorization_header",
                 "The Authorization header is missing. It must use the bearer authorization "
                     + "method.", type: .auth)
-        }
-        let prefix = "Bearer "
-        guard authorization.hasPrefix(prefix),
-            KeyMiddleware.constantTimeEquals(
-                Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(key.utf8))
-        else {
+        case .wrong:
             throw MeilisearchError(
                 .forbidden, code: "invalid_api_key", "The provided API key is invalid.",
                 type: .auth)
+        case .right:
+            return try await next(request, context)
         }
-        return try await next(request, context)
     }
 }

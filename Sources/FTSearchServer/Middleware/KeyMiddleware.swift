@@ -16,20 +16,35 @@ struct KeyMiddleware: RouterMiddleware {
         default:
             break
         }
-        guard let authorization = request.headers[.authorization] else {
+        switch Self.bearerKey(of: request, is: key) {
+        case .missing:
             throw APIError(
                 .unauthorized, code: "unauthorized",
                 "this server needs a key for changes: send Authorization: Bearer KEY",
                 headers: [.wwwAuthenticate: "Bearer"])
-        }
-        let prefix = "Bearer "
-        guard authorization.hasPrefix(prefix),
-            Self.constantTimeEquals(
-                Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(key.utf8))
-        else {
+        case .wrong:
             throw APIError(.forbidden, code: "forbidden", "the key is wrong")
+        case .right:
+            return try await next(request, context)
         }
-        return try await next(request, context)
+    }
+
+    /// What a request's `Authorization: Bearer KEY` header says of `key`: the one check behind
+    /// both APIs' key rules.
+    enum BearerKey {
+        case missing
+        case wrong
+        case right
+    }
+
+    /// Checks the request's bearer key against `key`, in constant time.
+    static func bearerKey(of request: Request, is key: String) -> BearerKey {
+        guard let authorization = request.headers[.authorization] else { return .missing }
+        let prefix = "Bearer "
+        return authorization.hasPrefix(prefix)
+            && constantTimeEquals(
+                Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(key.utf8))
+            ? .right : .wrong
     }
 
     /// Compares without stopping at the first difference, so timing does not tell how much of
