@@ -30,4 +30,29 @@ struct RecordRows {
     func record(withID id: Int64, in database: Database) throws -> Record? {
         try database.cachedStatement(sql: selectSQL(byID: true)).firstRow([id, 1], record(from:))
     }
+
+    /// Reads records of any kind by id, each kind's statement prepared once: what a page of
+    /// hits reads its records with, without building the SQL and looking the statement up again
+    /// for every hit.
+    struct Readers {
+        let database: Database
+        private var statements: [Kind: Statement] = [:]
+
+        init(database: Database) {
+            self.database = database
+        }
+
+        /// The record of `kind` with this id, or nil when there is none.
+        mutating func record(of kind: Kind, id: Int64) throws -> Record? {
+            let rows = RecordRows(kind: kind)
+            let statement: Statement
+            if let prepared = statements[kind] {
+                statement = prepared
+            } else {
+                statement = try database.cachedStatement(sql: rows.selectSQL(byID: true))
+                statements[kind] = statement
+            }
+            return try statement.firstRow([id, 1], rows.record(from:))
+        }
+    }
 }

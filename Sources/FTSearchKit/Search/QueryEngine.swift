@@ -233,12 +233,13 @@ struct QueryEngine {
         -> [SearchHit]
     {
         var hits: [SearchHit] = []
+        var records = RecordRows.Readers(database: database)
         try statement.forEachRow(arguments) { row in
             let entry = RankedOrder.Entry(
                 kind: Kind(selectedAt: 0, of: row), rowid: row.int64(at: 1),
                 score: row.double(at: 2),
                 tier: RankTier(rawValue: row.int(at: 3)))
-            if let hit = try entry.hit(from: database) { hits.append(hit) }
+            if let hit = try entry.hit(from: &records) { hits.append(hit) }
         }
         return hits
     }

@@ -25,15 +25,15 @@ struct RankedOrder: Equatable {
     /// The hits at positions `offset ..< offset + limit`, with their records read from
     /// `database`. A record deleted since it was ranked is left out.
     func hits(offset: Int, limit: Int, from database: Database) throws -> [SearchHit] {
-        try entries.dropFirst(offset).prefix(limit).compactMap { try $0.hit(from: database) }
+        var records = RecordRows.Readers(database: database)
+        return try entries.dropFirst(offset).prefix(limit).compactMap { try $0.hit(from: &records) }
     }
 }
 
 extension RankedOrder.Entry {
-    /// The hit of this match, its record read whole from `database`; nil when the record is
-    /// gone.
-    func hit(from database: Database) throws -> SearchHit? {
-        try RecordRows(kind: kind).record(withID: rowid, in: database).map {
+    /// The hit of this match, its record read whole by `records`; nil when the record is gone.
+    func hit(from records: inout RecordRows.Readers) throws -> SearchHit? {
+        try records.record(of: kind, id: rowid).map {
             SearchHit(record: $0, score: score, tier: tier)
         }
     }
