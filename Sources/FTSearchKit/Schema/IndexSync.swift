@@ -28,7 +28,8 @@ struct IndexSync {
         self.init(kind: kind, indexes: existing)
     }
 
-    /// The sync of exactly `indexes` (for migrations, which know what their schema version has).
+    /// The sync of exactly `indexes`, whatever the database has now (for the index builder,
+    /// which fills or drops one index before or after it exists).
     init(kind: Kind, indexes: [FullTextIndex]) {
         self.kind = kind
         self.indexes = indexes

@@ -68,35 +68,60 @@ extension FTSearchRunner {
     func whileAnotherProcessHoldsTheWriteLock<T>(
         of path: String? = nil, _ body: (_ holder: Int32) throws -> T
     ) throws -> T {
-        let process = Process()
+        let holder = try holdWriteLock(of: path)
+        defer { holder.release() }
+        return try body(holder.process.processIdentifier)
+    }
+
+    /// Starts another process (Python's sqlite3) that holds the write lock of the database at
+    /// `path` (the runner's by default) until `release()`, or for `seconds` when given, and
+    /// returns once the lock is held.
+    func holdWriteLock(of path: String? = nil, forSeconds seconds: Double? = nil) throws
+        -> WriteLockHolder
+    {
+        try WriteLockHolder(of: path ?? databasePath, forSeconds: seconds)
+    }
+}
+
+/// Another process holding a database's write lock (see `FTSearchRunner.holdWriteLock`).
+struct WriteLockHolder {
+    let process = Process()
+    private let input = Pipe()
+
+    fileprivate init(of path: String, forSeconds seconds: Double?) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            """
-            import sqlite3, sys
-            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
-            connection.execute("BEGIN IMMEDIATE")
-            print("locked", flush=True)
-            sys.stdin.read()
-            connection.execute("ROLLBACK")
-            """,
-            path ?? databasePath,
-        ]
-        let input = Pipe(), output = Pipe()
+        process.arguments =
+            [
+                "python3", "-c",
+                """
+                import sqlite3, sys, time
+                connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+                connection.execute("BEGIN IMMEDIATE")
+                print("locked", flush=True)
+                time.sleep(float(sys.argv[2])) if len(sys.argv) > 2 else sys.stdin.read()
+                connection.execute("ROLLBACK")
+                """,
+                path,
+            ] + (seconds.map { [String($0)] } ?? [])
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
         let line = output.fileHandleForReading.availableData
         guard String(decoding: line, as: UTF8.self).hasPrefix("locked") else {
-            throw Failure(description: "python3 could not lock \(path ?? databasePath)")
+            release()
+            throw FTSearchRunner.Failure(description: "python3 could not lock \(path)")
         }
-        return try body(process.processIdentifier)
     }
 
+    /// Lets the lock go (at once, or when the given time is up) and waits for the process.
+    func release() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+extension FTSearchRunner {
     /// The number of people and animals in the database at `path` (read with the library, so it
     /// does not depend on the command under test).
     static func counts(at path: String) throws -> (people: Int, animals: Int) {

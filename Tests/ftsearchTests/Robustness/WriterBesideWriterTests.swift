@@ -48,36 +48,19 @@ import Testing
     }
 
     @Test func aWriterWaitsSayingForWhomThenWrites() throws {
-        let lock = Process()
-        lock.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        lock.arguments = [
-            "python3", "-c",
-            """
-            import sqlite3, sys, time
-            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
-            connection.execute("BEGIN IMMEDIATE")
-            print("locked", flush=True)
-            time.sleep(2.5)
-            connection.execute("ROLLBACK")
-            """,
-            ftsearch.databasePath,
-        ]
-        let output = Pipe()
-        lock.standardOutput = output
-        try lock.run()
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        #expect(line.hasPrefix("locked"))
+        let lock = try ftsearch.holdWriteLock(forSeconds: 2.5)
         let start = ContinuousClock.now
         let outcome = try ftsearch.run(["add", "people", "--first-name", "Cy"])
         let elapsed = ContinuousClock.now - start
-        lock.waitUntilExit()
+        lock.release()
         #expect(outcome.exitCode == 0, "\(outcome.summary)")
         #expect(elapsed > .seconds(1.5))
         let lines = outcome.standardError.split(separator: "\n")
         #expect(lines.count == 1, "\(outcome.standardError)")
         #expect(
             lines.first?.hasPrefix(
-                "Waiting for process \(lock.processIdentifier) (python3 -c import sqlite3") == true,
+                "Waiting for process \(lock.process.processIdentifier) (python3 -c import sqlite3")
+                == true,
             "\(outcome.standardError)")
         #expect(lines.first?.contains("to finish writing \(ftsearch.databasePath)") == true)
         #expect(try ftsearch.resultNames(["cy"]) == ["Cy"])
