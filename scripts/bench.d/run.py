@@ -440,6 +440,30 @@ def run_tantivy(n, data):
     return {"index": {"wall": walls, "rss": rss, "size": size}, "latency": parse_rows(out)}
 
 
+def deep_pages(n, ft_db, runs=10):
+    """Whole-process ms (median of `runs`) of a page of 20 deep in the results: the ranked
+    matches of `a` from a tenth of the people on, and every record listed from nine tenths on
+    (issue 20: each ≤ 100 ms at any size)."""
+    commands = {
+        "ranked": [FTSEARCH, "query", "a", "--offset", str(n // 10), "--limit", "20", "--format", "tsv",
+                   "--db", ft_db],
+        "listing": [FTSEARCH, "query", "", "--offset", str(n * 9 // 10), "--limit", "20", "--format", "tsv",
+                    "--db", ft_db],
+    }
+    times = time_commands(commands, runs)
+    return {"offsets": {"ranked": n // 10, "listing": n * 9 // 10},
+            **{name: median(values) for name, values in times.items()}}
+
+
+def print_deep_page_rows(name, size):
+    deep = size.get("deep pages")
+    if not deep:
+        return
+    for kind, title in (("ranked", "`query a`"), ("listing", "`query \"\"` (list everyone)")):
+        print(f"| {name} | {title} --offset {deep['offsets'][kind]:,} --limit 20, whole process (ms) | "
+              f"{deep[kind]:.1f} | | | ≤ 100 ms |")
+
+
 def compare_before(n, data, ft_db, runs=30):
     """Whole commands of this build and of the one --before names, alternated: `query ann` (with
     history, as users run it) and `suggest an`, each build on a database it imported itself from
@@ -506,6 +530,8 @@ def main(argv=None):
         size["exports"] = run_exports(n, ft_db)
         log(f"  query latency {label(n)}")
         size["latency"] = run_latency(n, data, ft_db)
+        log(f"  deep pages {label(n)}")
+        size["deep pages"] = deep_pages(n, ft_db)
         log(f"  interactive latency {label(n)}")
         size["interactive"] = run_interactive(n, data, ft_db)
         log(f"  forgiving search {label(n)}")
@@ -587,6 +613,7 @@ def print_table(results):
                           f"{'≥ 5× faster' if p != 'p90' else ''} |")
         print(f"| {name} | fast and naive results differ | {latency.get('mismatches', '?')} queries | | | 0 |")
         print_interactive_rows(name, size)
+        print_deep_page_rows(name, size)
         print_forgiving_rows(name, size)
         if "process" in size:
             p = size["process"]

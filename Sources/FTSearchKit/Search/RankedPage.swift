@@ -7,10 +7,12 @@ import FTSearchSQLite
 /// each its sort key, about 1 µs a row, and a one-letter prefix matches hundreds of thousands.
 /// Here one pass over the matches (see ``FTS5RankCollector``) counts them, finds each row's
 /// whole-token count from the hits, and reads the size of only those rows whose best possible
-/// score can still reach the page; then only the rows at or above the page's last
-/// (whole-token count, score) — ties included — are ordered by sort key, kind and id, and the
-/// first `offset + limit` of them make the ``RankedOrder``. The order and the total are exactly
-/// the reference plan's (`FastRankingTests` compares them on generated data).
+/// score can still reach the page; then only the rows of the (whole-token count, score) groups
+/// that reach into the page are ordered by sort key, kind and id: for the first pages every
+/// row from the best (the ``RankedOrder`` the cache keeps), for a deep page only the groups at
+/// its positions, the rows ranked above them merely counted. The order and the total are
+/// exactly the reference plan's (`FastRankingTests` and `DeepPageTests` compare them on
+/// generated data).
 struct RankedPage {
     let database: Database
     /// One plan per kind searched.
@@ -19,38 +21,64 @@ struct RankedPage {
     var helper: () -> RankingHelper? = { nil }
     var parallelMinimumSpan: Int64 = 200_000
 
-    /// How many of the best matches are ordered: those up to the end of the page.
+    /// The end of the page: how many of the best matches are ranked.
     private var capacity: Int { request.offset + (request.limit ?? 0) }
 
-    /// The total and the first `offset + limit` matches in rank order.
+    /// Whether the page ends beyond the rankings ``ResultCache`` keeps. Then the order begins
+    /// at the page's offset: the rows before it are only counted, not ordered by sort key.
+    private var isDeep: Bool { capacity > ResultCache.longestKeptRanking }
+
+    /// The first position the order holds.
+    private var start: Int { isDeep ? request.offset : 0 }
+
+    /// The total and the matches at positions `start ..< offset + limit` in rank order.
     func order() throws -> RankedOrder {
         var total = 0
         var ranked: [(kind: Kind, rowid: Int64, tier: Int, score: Double)] = []
         for plan in plans {
-            let collector = try collectInParallel(plan) ?? collect(plan, in: database, rowids: .all)
+            let capacity = try capacity(of: plan)
+            guard capacity > 0 else { continue }
+            let collector =
+                try collectInParallel(plan, capacity: capacity)
+                ?? collect(plan, capacity: capacity, in: database, rowids: .all)
             total += collector.total
             ranked += try collector.finish().map { (plan.kind, $0.rowid, $0.tier, $0.score) }
         }
-        guard !ranked.isEmpty else { return RankedOrder(total: total, entries: []) }
-        // The groups of equal (whole, score), best first; the last position wanted ends inside
-        // at most one.
+        // The groups of equal (whole, score), best first. Those that hold a position in
+        // `start ..< capacity` are ordered by sort key; those wholly before `start` are
+        // dropped, and the last position wanted ends inside at most one.
         ranked.sort { ($0.tier, $0.score) > ($1.tier, $1.score) }
         var groups: [(tier: Int, score: Double)] = []
         var rows: [(group: Int, kind: Kind, rowid: Int64)] = []
+        var firstKept = 0  // the position of rows[0]
         for (position, row) in ranked.enumerated() {
             if groups.last.map({ $0 != (row.tier, row.score) }) ?? true {
                 guard position < capacity else { break }
+                if position <= start {
+                    groups.removeAll(keepingCapacity: true)
+                    rows.removeAll(keepingCapacity: true)
+                    firstKept = position
+                }
                 groups.append((row.tier, row.score))
             }
             rows.append((groups.count - 1, row.kind, row.rowid))
         }
-        let ordered = try orderedBySortKey(rows) ?? orderedInSQL(rows)
-        let entries = ordered.prefix(capacity).map { row in
+        guard !rows.isEmpty else { return RankedOrder(total: total, start: start, entries: []) }
+        let ordered = try orderedBySortKey(rows) ?? orderedInSQL(rows, first: capacity - firstKept)
+        let entries = ordered.dropFirst(start - firstKept).prefix(capacity - start).map { row in
             RankedOrder.Entry(
                 kind: row.kind, rowid: row.rowid, score: groups[row.group].score,
                 tier: RankTier(rawValue: groups[row.group].tier))
         }
-        return RankedOrder(total: total, entries: entries)
+        return RankedOrder(total: total, start: start, entries: entries)
+    }
+
+    /// How many of `plan`'s best matches are ranked: the page's end, and for a deep page at
+    /// most the kind's row count, so that an offset far beyond the matches costs no memory.
+    private func capacity(of plan: MatchPlan) throws -> Int {
+        guard isDeep else { return capacity }
+        let rows = try database.fetchInt(sql: "SELECT count(*) FROM \(plan.kind.tableName)") ?? 0
+        return min(capacity, rows)
     }
 
     /// `rows` ordered by group, then sort key (NOCASE), kind and id, as the reference plan's
@@ -86,9 +114,9 @@ struct RankedPage {
         return keyed.map { ($0.group, $0.kind, $0.rowid) }
     }
 
-    /// `rows` ordered as ``orderedBySortKey(_:)`` does, by SQLite, for the first `capacity`.
-    private func orderedInSQL(_ rows: [(group: Int, kind: Kind, rowid: Int64)]) throws
-        -> [(group: Int, kind: Kind, rowid: Int64)]
+    /// The `first` of `rows` ordered as ``orderedBySortKey(_:)`` orders them, by SQLite.
+    private func orderedInSQL(_ rows: [(group: Int, kind: Kind, rowid: Int64)], first: Int)
+        throws -> [(group: Int, kind: Kind, rowid: Int64)]
     {
         var members: [Kind: [String]] = [:]
         for row in rows {
@@ -98,7 +126,7 @@ struct RankedPage {
         var arguments: StatementArguments = kinds.map {
             "[" + members[$0, default: []].joined(separator: ",") + "]"
         }
-        arguments.append(capacity)
+        arguments.append(first)
         var ordered: [(group: Int, kind: Kind, rowid: Int64)] = []
         try database.cachedStatement(sql: orderSQL(for: kinds)).forEachRow(arguments) { row in
             ordered.append((row.int(at: 2), Kind(selectedAt: 0, of: row), row.int64(at: 1)))
@@ -113,10 +141,11 @@ struct RankedPage {
         case above(Int64)
     }
 
-    /// Runs the ranking query of `plan` over its matches in `rowids`, on `database`.
-    private func collect(_ plan: MatchPlan, in database: Database, rowids: RowidRange) throws
-        -> FTS5RankCollector
-    {
+    /// Runs the ranking query of `plan` over its matches in `rowids`, on `database`, keeping
+    /// the best `capacity`.
+    private func collect(
+        _ plan: MatchPlan, capacity: Int, in database: Database, rowids: RowidRange
+    ) throws -> FTS5RankCollector {
         let collector = FTS5RankCollector(
             plan: plan, capacity: capacity, database: database,
             sizeTable: "\(plan.index)_docsize")
@@ -136,7 +165,9 @@ struct RankedPage {
     /// For one token on a large table: the lower half of the rowids here, the upper half on the
     /// helper's connection at the same time. Nil when not worth it, or when another connection
     /// committed meanwhile (then the halves might have read different versions).
-    private func collectInParallel(_ plan: MatchPlan) throws -> FTS5RankCollector? {
+    private func collectInParallel(_ plan: MatchPlan, capacity: Int) throws
+        -> FTS5RankCollector?
+    {
         guard plan.tokenCount == 1 else { return nil }
         let kind = plan.kind
         let span: (lowest: Int64, highest: Int64)? =
@@ -155,9 +186,9 @@ struct RankedPage {
         let versionBefore = try dataVersion()
         let page = self
         let upper = helper.start { database in
-            try page.collect(plan, in: database, rowids: .above(middle))
+            try page.collect(plan, capacity: capacity, in: database, rowids: .above(middle))
         }
-        let lower = try collect(plan, in: database, rowids: .upTo(middle))
+        let lower = try collect(plan, capacity: capacity, in: database, rowids: .upTo(middle))
         // Any failure of the helper (say, the file was replaced) only costs the parallelism.
         guard let otherHalf = try? upper.wait(), try dataVersion() == versionBefore else {
             return nil

@@ -65,9 +65,12 @@ struct ResultCache {
         return order
     }
 
-    /// Keeps `order` in `slot` if ranking it took at least ``minimumCost``.
+    /// Keeps `order` in `slot` if ranking it took at least ``minimumCost`` and it begins with
+    /// the best match.
     func keep(_ order: RankedOrder, in slot: Slot, cost: Duration) {
-        guard cost >= minimumCost, order.entries.count <= Self.longestKeptRanking else { return }
+        guard cost >= minimumCost, order.start == 0,
+            order.entries.count <= Self.longestKeptRanking
+        else { return }
         database.writeWithoutWaiting {
             try database.cachedStatement(
                 sql: """
