@@ -2,7 +2,7 @@ import ArgumentParser
 import FTSearchKit
 
 /// `ftsearch query TEXT`: ranked search (prefix, substring, exact or fuzzy), logged to history.
-struct QueryCommand: ContextualCommand {
+struct QueryCommand: ContextualCommand, SearchTextCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Search people and animals by name and company.",

@@ -2,7 +2,7 @@ import ArgumentParser
 import FTSearchKit
 
 /// `ftsearch suggest PREFIX`: completions from history and the index, for scripts.
-struct SuggestCommand: ContextualCommand {
+struct SuggestCommand: ContextualCommand, SearchTextCommand {
     static let configuration = CommandConfiguration(
         commandName: "suggest",
         abstract: "Suggest searches that complete a prefix.",

@@ -3,7 +3,7 @@ import FTSearchKit
 
 /// `ftsearch interactive` (`ftsearch i`): search as you type on the terminal, then print the
 /// chosen record on standard output, as fzf does.
-struct InteractiveCommand: ContextualCommand {
+struct InteractiveCommand: ContextualCommand, SearchTextCommand {
     static let configuration = CommandConfiguration(
         commandName: "interactive",
         abstract: "Search as you type, and print the record you choose.",

@@ -38,7 +38,8 @@ enum CommandLineConventions {
     /// A line that names a command without subcommands (`query ann --limit 5`) is first parsed
     /// by that command alone, which skips the root's pass over the line and its argument sets:
     /// a fifth of what parsing costs, paid by every `query` and `suggest` (a completion call,
-    /// `---completion ...`, names no command first and is parsed from the root). When
+    /// `---completion ...`, names no command first and is parsed from the root, unless
+    /// ``SearchTextCompletion`` answered it before). When
     /// that parse fails for any reason (help, a usage error, a validation error), the whole
     /// line is parsed from the root, so every message, usage line and exit code is the one
     /// the full command tree gives.

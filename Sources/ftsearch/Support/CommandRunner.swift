@@ -1,9 +1,10 @@
 import ArgumentParser
 
-/// Runs ftsearch on a command line: ``CommandLineConventions`` reads shared options before the
-/// command name and unknown command names, swift-argument-parser parses and validates the rest,
-/// the command runs against a ``CommandContext``, and the outcome becomes output and an exit
-/// code.
+/// Runs ftsearch on a command line: a Tab's request for search text is answered by
+/// ``SearchTextCompletion`` before anything is parsed, ``CommandLineConventions`` reads shared
+/// options before the command name and unknown command names, swift-argument-parser parses and
+/// validates the rest, the command runs against a ``CommandContext``, and the outcome becomes
+/// output and an exit code.
 ///
 /// - help (`-h`, `--help`, `help <command>`) and `--version`: standard output, exit 0;
 /// - usage errors and `ValidationError`: `Error: ...`, the usage line and a pointer to `--help`
@@ -27,6 +28,11 @@ enum CommandRunner {
     }
 
     private static func execute(_ arguments: [String], in context: CommandContext) -> ExitCode {
+        if let answer = SearchTextCompletion.answer(to: arguments, environment: context.environment)
+        {
+            context.standardOutput.write(answer)
+            return .success
+        }
         do {
             var command = try CommandLineConventions.parse(
                 CommandLineConventions.normalized(arguments))

@@ -103,6 +103,29 @@ import FTSearchSQLite
         #expect(try Database(path: path).fetchInt(sql: "PRAGMA user_version") == older)
     }
 
+    /// ftsearch answers a Tab on search text before the parser runs (``SearchTextCompletion``),
+    /// so each shell's answer must be the one the parser gives the same request when it names
+    /// the argument by its property (`-- words`), which only the parser reads.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func searchTextIsAnsweredAsTheParserAnswersIt(shell: String) throws {
+        for (command, typed) in [("query", "an"), ("suggest", "\"anna m"), ("interactive", "zo")] {
+            func answer(naming argument: String) throws -> String {
+                let outcome = try ftsearch.run(
+                    [
+                        "---completion", command, "--", argument, "2", String(typed.count),
+                        "ftsearch", command, typed,
+                    ], environment: ["SAP_SHELL": shell, "SAP_SHELL_VERSION": "1"])
+                #expect(outcome.exitCode == 0 && outcome.standardError.isEmpty)
+                return outcome.standardOutput
+            }
+            let early = try answer(naming: "positional@0")
+            #expect(
+                !early.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+                "\(command) \(typed) offers something")
+            #expect(early == (try answer(naming: "words")))
+        }
+    }
+
     // MARK: zsh and fish, interactive in a terminal
 
     /// An interactive zsh or fish in a terminal, with the completion script loaded, at an
