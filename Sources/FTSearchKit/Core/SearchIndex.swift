@@ -65,6 +65,9 @@ public final class SearchIndex {
     /// Searches whose ranking takes at least this long keep it for the next identical search
     /// (see ``ResultCache``); nil keeps none.
     var resultCacheMinimumCost: Duration? = ResultCache.defaultMinimumCost
+    /// What searches keep in memory that this index shares with the other connections of its
+    /// process (a ``SearchIndexPool``'s), in front of the database's; nil for none.
+    var memory: SearchMemory?
 
     /// Opens (and if needed creates and migrates) the database at `path`.
     ///

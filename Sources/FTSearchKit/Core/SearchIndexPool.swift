@@ -32,6 +32,8 @@ public final class SearchIndexPool: Sendable {
     private let writerLock = Mutex(())
     private let idleReaders = Mutex<[Connection]>([])
     private let readerSlots: DispatchSemaphore
+    /// The rankings and vocabularies searches keep, shared by every connection.
+    private let memory = SearchMemory()
     private let clock: @Sendable () -> Timestamp
     private let queue = DispatchQueue(label: "ftsearch.pool", attributes: .concurrent)
 
@@ -61,6 +63,7 @@ public final class SearchIndexPool: Sendable {
             // through its -shm file and sees what the writer records later.
             _ = try index.historyDatabase
         }
+        index.memory = memory
         writer = Connection(index)
         readerSlots = DispatchSemaphore(value: maximumReaders)
     }
@@ -111,13 +114,16 @@ public final class SearchIndexPool: Sendable {
     /// A new reader connection: beside the writer of this process, one that may keep caches;
     /// on a database this process cannot write, one opened for reading only.
     private func makeReader() throws -> Connection {
+        let reader: SearchIndex
         if readOnlyReason != nil {
-            return Connection(try SearchIndex(path: path, mode: .readOnly, clock: clock))
+            reader = try SearchIndex(path: path, mode: .readOnly, clock: clock)
+        } else {
+            reader = SearchIndex(
+                path: path, database: try SearchIndex.openReaderConnection(at: path),
+                readOnlyReason: .openedForReading, clock: clock)
+            reader.readsBesideWriter = true
         }
-        let reader = SearchIndex(
-            path: path, database: try SearchIndex.openReaderConnection(at: path),
-            readOnlyReason: .openedForReading, clock: clock)
-        reader.readsBesideWriter = true
+        reader.memory = memory
         return Connection(reader)
     }
 
