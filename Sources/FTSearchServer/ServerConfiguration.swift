@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     public var shutdownTimeout: Duration = .seconds(10)
     /// The most searches that run at once.
     public var maximumReaders = 4
+    /// How long every search waits, cancellably, before it starts: zero but in tests, which
+    /// stand in a slow search with it (`$FTSEARCH_TEST_SEARCH_DELAY_MS` sets it).
+    public var testSearchDelay: Duration = .zero
 
     /// Creates the defaults for the database at `databasePath`.
     public init(databasePath: String) {

@@ -238,3 +238,22 @@ def test_a_second_signal_exits_at_once(start_server):
     result = run_ftsearch("query", "halfway", "--db", server.database, "--format", "json")
     assert '"total":0' in result.stdout
     check_passes(server)
+
+
+def test_a_search_whose_client_has_gone_is_cancelled(start_server):
+    # Every search waits 5 s first (cancellably), standing in for a slow one.
+    server = start_server(env={"FTSEARCH_TEST_SEARCH_DELAY_MS": "5000"})
+    leaving = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    leaving.sendall(b"GET /api/search?q=ann HTTP/1.1\r\nHost: x\r\n\r\n")
+    # Meanwhile the server answers others.
+    assert server.get("/health").json() == {"status": "available"}
+    time.sleep(0.5)
+    leaving.close()
+    # The abandoned search stops at once, logged as nginx's 499 (a finished one logs 200 after 5 s).
+    deadline = time.monotonic() + 4
+    while "GET /api/search 499" not in server.log_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "GET /api/search 499" in server.log_text()
+    assert "GET /api/search 200" not in server.log_text()
+    # A client that stays gets its answer.
+    assert server.get("/api/search", params={"q": "ann"}).json()["total"] == 7
