@@ -39,7 +39,8 @@ public enum SearchServer {
     ) async throws {
         let pool = try SearchIndexPool(
             path: configuration.databasePath, readOnly: configuration.isReadOnly,
-            maximumReaders: configuration.maximumReaders)
+            maximumReaders: configuration.maximumReaders,
+            memoryLimits: configuration.memoryLimits)
         let counts = try await pool.read { index in
             (try index.count(Person.self), try index.count(Animal.self))
         }

@@ -27,6 +27,9 @@ public final class SearchIndexPool: Sendable {
     public let readOnlyReason: ReadOnlyReason?
     /// The most searches that run at once; more wait for a connection.
     public let maximumReaders: Int
+    /// How much memory each connection uses for the file; nil for what a ``SearchIndex``
+    /// uses (up to a gigabyte mapped).
+    public let memoryLimits: ConnectionMemoryLimits?
 
     private let writer: Connection
     private let writerLock = Mutex(())
@@ -45,10 +48,14 @@ public final class SearchIndexPool: Sendable {
     ///     ``ReadOnlyDatabaseError``, and a missing file is not created.
     ///   - maximumReaders: The most searches that run at once, each on its own connection
     ///     (opened when first needed).
+    ///   - memoryLimits: How much memory each connection uses for the file; nil for what a
+    ///     ``SearchIndex`` uses (up to a gigabyte mapped, which a long-running process that
+    ///     should stay small does not want: see ``ConnectionMemoryLimits``).
     ///   - clock: The current time, for timestamps.
     /// - Throws: What ``SearchIndex/init(path:mode:clock:onMigrationProgress:)`` throws.
     public init(
         path: String, readOnly: Bool = false, maximumReaders: Int = 4,
+        memoryLimits: ConnectionMemoryLimits? = nil,
         clock: @escaping @Sendable () -> Timestamp = Timestamp.now
     ) throws {
         precondition(maximumReaders > 0, "a pool needs at least one reader")
@@ -57,7 +64,9 @@ public final class SearchIndexPool: Sendable {
         self.path = path
         self.readOnlyReason = index.readOnlyReason
         self.maximumReaders = maximumReaders
+        self.memoryLimits = memoryLimits
         self.clock = clock
+        if let memoryLimits { try index.limitMemory(memoryLimits) }
         if index.readOnlyReason == nil {
             // The history file exists before any reader opens it, so that every reader reads it
             // through its -shm file and sees what the writer records later.
@@ -124,6 +133,7 @@ public final class SearchIndexPool: Sendable {
             reader.readsBesideWriter = true
         }
         reader.memory = memory
+        if let memoryLimits { try reader.limitMemory(memoryLimits) }
         return Connection(reader)
     }
 
