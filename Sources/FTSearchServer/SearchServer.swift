@@ -51,7 +51,9 @@ public enum SearchServer {
             router: router,
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [ClientConnectionHandler()],
+                    additionalChannelHandlers: [
+                        ParserErrorHandler(), ClientConnectionHandler(),
+                    ],
                     idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),

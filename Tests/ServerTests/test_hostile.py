@@ -1,6 +1,7 @@
 """Hostile and broken requests, keys, a bounded fuzz run and shutdown: after each, the server
 still answers correctly and the database passes `ftsearch check`."""
 
+import json
 import random
 import signal
 import socket
@@ -77,9 +78,22 @@ def test_malformed_and_traversing_targets(server, target):
     assert status in (None, 400, 404), answer[:300]
     assert b"root:" not in answer and b"<html" not in answer.lower()
     head, _, body = answer.partition(b"\r\n\r\n")
-    if body:
-        # Targets the HTTP parser refuses get its bodiless 400; the rest the JSON error.
-        assert body.startswith(b'{"error":{"code":'), answer
+    # Targets the HTTP parser refuses get the JSON error too, and a closed connection.
+    assert body.startswith(b'{"error":{"code":'), answer
+    still_answers(server)
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"NOT HTTP AT ALL\r\n\r\n", b"GET /api/search?q=\x01\x02 HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET / HTTP/1.1\r\nBad Header Without Colon\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * (100 << 10) + b"\r\n\r\n",
+])
+def test_requests_the_parser_refuses_get_the_json_error(server, request_bytes):
+    answer = raw_request(server, request_bytes)
+    assert status_of(answer) == 400, answer[:300]
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"connection: close" in head.lower()
+    assert json.loads(body)["error"]["code"] == "bad_request"
     still_answers(server)
 
 
