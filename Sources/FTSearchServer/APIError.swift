@@ -86,6 +86,10 @@ extension APIError {
             self.init(.serviceUnavailable, code: "busy", "the database is busy; try again")
         case let error as HTTPError:
             self.init(httpError: error)
+        case is ClientGoneError:
+            self.init(
+                HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"),
+                code: "client_gone", "the client closed its connection before the answer")
         case is CancellationError:
             self.init(.serviceUnavailable, code: "cancelled", "the request was cancelled")
         default:

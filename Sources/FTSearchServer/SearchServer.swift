@@ -39,7 +39,8 @@ public enum SearchServer {
     ) async throws {
         let pool = try SearchIndexPool(
             path: configuration.databasePath, readOnly: configuration.isReadOnly,
-            maximumReaders: configuration.maximumReaders)
+            maximumReaders: configuration.maximumReaders,
+            memoryLimits: configuration.memoryLimits)
         let counts = try await pool.read { index in
             (try index.count(Person.self), try index.count(Animal.self))
         }
@@ -48,7 +49,12 @@ public enum SearchServer {
         serverLogger.logLevel = .warning
         let app = Application(
             router: router,
-            server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: .seconds(60))),
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [
+                        ParserErrorHandler(), ClientConnectionHandler(),
+                    ],
+                    idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: nil),

@@ -1,3 +1,5 @@
+import FTSearchKit
+
 /// What `ftsearch serve` serves and how: the database, the address, the key and the limits.
 ///
 /// ```swift
@@ -34,6 +36,13 @@ public struct ServerConfiguration: Sendable {
     public var shutdownTimeout: Duration = .seconds(10)
     /// The most searches that run at once.
     public var maximumReaders = 4
+    /// How much memory each connection uses for the database file: nothing mapped, a page
+    /// cache of 16 MiB, so that the server stays small however large the file (see
+    /// `ConnectionMemoryLimits`).
+    public var memoryLimits = ConnectionMemoryLimits(mappedBytes: 0, pageCacheBytes: 16 << 20)
+    /// How long every search waits, cancellably, before it starts: zero but in tests, which
+    /// stand in a slow search with it (`$FTSEARCH_TEST_SEARCH_DELAY_MS` sets it).
+    public var testSearchDelay: Duration = .zero
 
     /// Creates the defaults for the database at `databasePath`.
     public init(databasePath: String) {

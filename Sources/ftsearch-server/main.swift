@@ -36,6 +36,10 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.corsOrigin = options.corsOrigin
         configuration.logsRequests = !options.quiet
         configuration.bodyTimeout = .milliseconds(Int64(options.bodyTimeout * 1000))
+        if let delay = getenv("FTSEARCH_TEST_SEARCH_DELAY_MS").flatMap({ Int(String(cString: $0)) })
+        {
+            configuration.testSearchDelay = .milliseconds(delay)
+        }
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         do {
             try await SearchServer.run(configuration) { line in

@@ -1,6 +1,7 @@
 """Hostile and broken requests, keys, a bounded fuzz run and shutdown: after each, the server
 still answers correctly and the database passes `ftsearch check`."""
 
+import json
 import random
 import signal
 import socket
@@ -77,9 +78,22 @@ def test_malformed_and_traversing_targets(server, target):
     assert status in (None, 400, 404), answer[:300]
     assert b"root:" not in answer and b"<html" not in answer.lower()
     head, _, body = answer.partition(b"\r\n\r\n")
-    if body:
-        # Targets the HTTP parser refuses get its bodiless 400; the rest the JSON error.
-        assert body.startswith(b'{"error":{"code":'), answer
+    # Targets the HTTP parser refuses get the JSON error too, and a closed connection.
+    assert body.startswith(b'{"error":{"code":'), answer
+    still_answers(server)
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"NOT HTTP AT ALL\r\n\r\n", b"GET /api/search?q=\x01\x02 HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET / HTTP/1.1\r\nBad Header Without Colon\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * (100 << 10) + b"\r\n\r\n",
+])
+def test_requests_the_parser_refuses_get_the_json_error(server, request_bytes):
+    answer = raw_request(server, request_bytes)
+    assert status_of(answer) == 400, answer[:300]
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"connection: close" in head.lower()
+    assert json.loads(body)["error"]["code"] == "bad_request"
     still_answers(server)
 
 
@@ -238,3 +252,22 @@ def test_a_second_signal_exits_at_once(start_server):
     result = run_ftsearch("query", "halfway", "--db", server.database, "--format", "json")
     assert '"total":0' in result.stdout
     check_passes(server)
+
+
+def test_a_search_whose_client_has_gone_is_cancelled(start_server):
+    # Every search waits 5 s first (cancellably), standing in for a slow one.
+    server = start_server(env={"FTSEARCH_TEST_SEARCH_DELAY_MS": "5000"})
+    leaving = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    leaving.sendall(b"GET /api/search?q=ann HTTP/1.1\r\nHost: x\r\n\r\n")
+    # Meanwhile the server answers others.
+    assert server.get("/health").json() == {"status": "available"}
+    time.sleep(0.5)
+    leaving.close()
+    # The abandoned search stops at once, logged as nginx's 499 (a finished one logs 200 after 5 s).
+    deadline = time.monotonic() + 4
+    while "GET /api/search 499" not in server.log_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "GET /api/search 499" in server.log_text()
+    assert "GET /api/search 200" not in server.log_text()
+    # A client that stays gets its answer.
+    assert server.get("/api/search", params={"q": "ann"}).json()["total"] == 7

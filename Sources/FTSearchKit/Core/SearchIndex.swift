@@ -65,6 +65,12 @@ public final class SearchIndex {
     /// Searches whose ranking takes at least this long keep it for the next identical search
     /// (see ``ResultCache``); nil keeps none.
     var resultCacheMinimumCost: Duration? = ResultCache.defaultMinimumCost
+    /// What searches keep in memory that this index shares with the other connections of its
+    /// process (a ``SearchIndexPool``'s), in front of the database's; nil for none.
+    var memory: SearchMemory?
+    /// How much memory this index's connections use for the file, when not what every
+    /// connection starts with (see ``limitMemory(_:)``).
+    private(set) var memoryLimits: ConnectionMemoryLimits?
 
     /// Opens (and if needed creates and migrates) the database at `path`.
     ///
@@ -126,10 +132,25 @@ public final class SearchIndex {
 
     /// Opens another connection to the database at `path`, set up as every connection is (see
     /// ``SearchIndex/configure(_:)``).
-    static func openAdditionalConnection(path: String) throws(SQLiteError) -> Database {
+    static func openAdditionalConnection(
+        path: String, memoryLimits: ConnectionMemoryLimits? = nil
+    )
+        throws(SQLiteError) -> Database
+    {
         let database = try Database(path: path)
         try configure(database)
+        try memoryLimits?.apply(to: database)
         return database
+    }
+
+    /// Uses `limits` on this index's connections (its ranking helper's too) instead of the
+    /// gigabyte every connection maps (see ``configure(_:)``) and SQLite's 2 MiB page cache.
+    func limitMemory(_ limits: ConnectionMemoryLimits) throws {
+        memoryLimits = limits
+        try limits.apply(to: database)
+        if case .open(let helper) = rankingHelper {
+            try helper.start { try limits.apply(to: $0) }.wait()
+        }
     }
 
     /// Throws unless this process can change the database.

@@ -27,11 +27,16 @@ public final class SearchIndexPool: Sendable {
     public let readOnlyReason: ReadOnlyReason?
     /// The most searches that run at once; more wait for a connection.
     public let maximumReaders: Int
+    /// How much memory each connection uses for the file; nil for what a ``SearchIndex``
+    /// uses (up to a gigabyte mapped).
+    public let memoryLimits: ConnectionMemoryLimits?
 
     private let writer: Connection
     private let writerLock = Mutex(())
     private let idleReaders = Mutex<[Connection]>([])
     private let readerSlots: DispatchSemaphore
+    /// The rankings and vocabularies searches keep, shared by every connection.
+    private let memory = SearchMemory()
     private let clock: @Sendable () -> Timestamp
     private let queue = DispatchQueue(label: "ftsearch.pool", attributes: .concurrent)
 
@@ -43,10 +48,14 @@ public final class SearchIndexPool: Sendable {
     ///     ``ReadOnlyDatabaseError``, and a missing file is not created.
     ///   - maximumReaders: The most searches that run at once, each on its own connection
     ///     (opened when first needed).
+    ///   - memoryLimits: How much memory each connection uses for the file; nil for what a
+    ///     ``SearchIndex`` uses (up to a gigabyte mapped, which a long-running process that
+    ///     should stay small does not want: see ``ConnectionMemoryLimits``).
     ///   - clock: The current time, for timestamps.
     /// - Throws: What ``SearchIndex/init(path:mode:clock:onMigrationProgress:)`` throws.
     public init(
         path: String, readOnly: Bool = false, maximumReaders: Int = 4,
+        memoryLimits: ConnectionMemoryLimits? = nil,
         clock: @escaping @Sendable () -> Timestamp = Timestamp.now
     ) throws {
         precondition(maximumReaders > 0, "a pool needs at least one reader")
@@ -55,12 +64,15 @@ public final class SearchIndexPool: Sendable {
         self.path = path
         self.readOnlyReason = index.readOnlyReason
         self.maximumReaders = maximumReaders
+        self.memoryLimits = memoryLimits
         self.clock = clock
+        if let memoryLimits { try index.limitMemory(memoryLimits) }
         if index.readOnlyReason == nil {
             // The history file exists before any reader opens it, so that every reader reads it
             // through its -shm file and sees what the writer records later.
             _ = try index.historyDatabase
         }
+        index.memory = memory
         writer = Connection(index)
         readerSlots = DispatchSemaphore(value: maximumReaders)
     }
@@ -111,13 +123,17 @@ public final class SearchIndexPool: Sendable {
     /// A new reader connection: beside the writer of this process, one that may keep caches;
     /// on a database this process cannot write, one opened for reading only.
     private func makeReader() throws -> Connection {
+        let reader: SearchIndex
         if readOnlyReason != nil {
-            return Connection(try SearchIndex(path: path, mode: .readOnly, clock: clock))
+            reader = try SearchIndex(path: path, mode: .readOnly, clock: clock)
+        } else {
+            reader = SearchIndex(
+                path: path, database: try SearchIndex.openReaderConnection(at: path),
+                readOnlyReason: .openedForReading, clock: clock)
+            reader.readsBesideWriter = true
         }
-        let reader = SearchIndex(
-            path: path, database: try SearchIndex.openReaderConnection(at: path),
-            readOnlyReason: .openedForReading, clock: clock)
-        reader.readsBesideWriter = true
+        reader.memory = memory
+        if let memoryLimits { try reader.limitMemory(memoryLimits) }
         return Connection(reader)
     }
 

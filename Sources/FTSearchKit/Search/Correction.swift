@@ -4,6 +4,8 @@ import FTSearchSQLite
 struct Correction {
     let database: Database
     let request: SearchRequest
+    /// Where the vocabularies are kept in memory, if anywhere.
+    var memory: SearchMemory?
 
     /// The words of `vocabulary` within the typos ``TypoTolerance`` allows for `token`, except
     /// those starting with it (its prefix match finds them with no typo).
@@ -26,7 +28,9 @@ struct Correction {
     /// the word itself. Nil when some token has no correction, or the corrected text still
     /// finds nothing (`count` runs it).
     func suggestion(for tokens: [String], count: (SearchRequest) throws -> Int) throws -> String? {
-        let vocabularies = try request.kinds.inOrder.map { try Vocabulary.load($0, from: database) }
+        let vocabularies = try request.kinds.inOrder.map {
+            try Vocabulary.load($0, from: database, memory: memory)
+        }
         var corrected: [String] = []
         for token in tokens {
             let bytes = Array(token.utf8)

@@ -19,6 +19,8 @@ struct QueryEngine {
     var helper: () -> RankingHelper? = { nil }
     /// Tables whose rowids span fewer than this are ranked on one connection.
     var parallelMinimumSpan: Int64 = 200_000
+    /// What searches keep in memory for the next ones (vocabularies); nil for nothing.
+    var memory: SearchMemory?
     /// Where the rankings of expensive searches are kept; nil to rank every search.
     var resultCache: ResultCache?
 
@@ -62,7 +64,7 @@ struct QueryEngine {
     {
         guard results.total == 0 && request.match == .prefix else { return results }
         var results = results
-        results.didYouMean = try Correction(database: database, request: request)
+        results.didYouMean = try Correction(database: database, request: request, memory: memory)
             .suggestion(for: results.tokens) { try count(of: $0) }
         return results
     }
@@ -81,7 +83,9 @@ struct QueryEngine {
             return try MatchPlan(
                 kind: kind, tokens: pattern.tokens, accentForms: accentForms, request: request
             ) { token in
-                if vocabulary == nil { vocabulary = try Vocabulary.load(kind, from: database) }
+                if vocabulary == nil {
+                    vocabulary = try Vocabulary.load(kind, from: database, memory: memory)
+                }
                 let found = vocabulary.map { Correction.typoMatches(of: token, in: $0) } ?? []
                 corrections.formUnion(found.map(\.word))
                 return found

@@ -3,9 +3,9 @@ import FTSearchSQLite
 /// The ranked matches of a search, best first: how many there are, and those from position
 /// ``start`` in order, as many as the pages asked for so far need. ``RankedPage`` computes it,
 /// ``ResultCache`` keeps it (from position 0) for searches that were expensive to rank.
-struct RankedOrder: Equatable {
+struct RankedOrder: Equatable, Sendable {
     /// One ranked match: the record, and the tier and score it ranks by.
-    struct Entry: Equatable {
+    struct Entry: Equatable, Sendable {
         var kind: Kind
         var rowid: Int64
         var score: Double

@@ -12,8 +12,8 @@ final class RankingHelper {
     let database: Database
     private let queue = DispatchQueue(label: "ftsearch.ranking")
 
-    init(path: String) throws {
-        database = try SearchIndex.openAdditionalConnection(path: path)
+    init(path: String, memoryLimits: ConnectionMemoryLimits? = nil) throws {
+        database = try SearchIndex.openAdditionalConnection(path: path, memoryLimits: memoryLimits)
     }
 
     /// Starts `work` on the helper's thread with its connection; ``Pending/wait()`` for the result.
@@ -76,7 +76,7 @@ extension SearchIndex {
         case .wanted:
             // A second connection to an in-memory or URI path could open another database.
             guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"),
-                let helper = try? RankingHelper(path: path)
+                let helper = try? RankingHelper(path: path, memoryLimits: memoryLimits)
             else {
                 rankingHelper = .unavailable
                 return nil

@@ -14,7 +14,12 @@ import FTSearchSQLite
 /// results (usually 20: under half a kilobyte each, at most 10 KiB).
 ///
 /// Keeping a ranking never holds up or fails a search: on a read-only database, inside a
-/// transaction, or while another process holds the write lock, it is simply not kept.
+/// transaction, or while another process holds the write lock, it is simply not kept there.
+///
+/// In front of the table there may be a ``SearchMemory``, which the connections of one
+/// process share (a ``SearchIndexPool``'s): a ranking found there costs no query, and one
+/// kept there serves the next identical search even on a database that cannot be written (a
+/// server started `--read-only` would otherwise rank every short prefix again every time).
 struct ResultCache {
     /// Where one search's ranking is kept: its key, and the indexes' state it was ranked in.
     struct Slot {
@@ -25,6 +30,8 @@ struct ResultCache {
     let database: Database
     /// Rankings that took less than this are not kept.
     let minimumCost: Duration
+    /// The rankings this process keeps in memory, shared by its connections; nil for none.
+    var memory: SearchMemory?
 
     /// The cost above which a ranking is worth keeping: a few times what serving a kept one
     /// costs (about 0.3 ms for a page of 20 at a million records), or writing it.
@@ -52,6 +59,7 @@ struct ResultCache {
 
     /// The ranking kept in `slot`, if it is current and reaches position `end`.
     func order(in slot: Slot, covering end: Int) -> RankedOrder? {
+        if let order = memory?.order(in: slot), order.covers(upTo: end) { return order }
         // A database from before the cache has no table: nothing is kept there.
         guard
             let statement = try? database.cachedStatement(
@@ -62,6 +70,7 @@ struct ResultCache {
             return Self.decode(total: row.int(at: 1), entries: row.bytes(at: 2))
         }
         guard let order = kept ?? nil, order.covers(upTo: end) else { return nil }
+        memory?.keep(order, in: slot)
         return order
     }
 
@@ -71,6 +80,7 @@ struct ResultCache {
         guard cost >= minimumCost, order.start == 0,
             order.entries.count <= Self.longestKeptRanking
         else { return }
+        memory?.keep(order, in: slot)
         database.writeWithoutWaiting {
             try database.cachedStatement(
                 sql: """

@@ -18,9 +18,9 @@ extension SearchIndex {
     /// The engine that searches this index, with `helper` giving its second connection.
     func queryEngine(helper: @escaping () -> RankingHelper?) throws -> QueryEngine {
         QueryEngine(
-            database: database, tokenizer: try tokenizer, helper: helper,
+            database: database, tokenizer: try tokenizer, helper: helper, memory: memory,
             resultCache: resultCacheMinimumCost.map {
-                ResultCache(database: database, minimumCost: $0)
+                ResultCache(database: database, minimumCost: $0, memory: memory)
             })
     }
 }

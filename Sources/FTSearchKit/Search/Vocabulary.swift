@@ -8,7 +8,7 @@ import FTSearchSQLite
 /// together with the index's structure record (see ``IndexStructure``): a cached vocabulary
 /// whose structure differs is stale and is read again (once, by the first search that needs it
 /// after a change). Loading the cached blob costs about a millisecond.
-struct Vocabulary {
+struct Vocabulary: Sendable {
     /// The words' folded UTF-8 bytes, each followed by a 0 byte, in byte order.
     private var bytes: [UInt8] = []
     /// Where each word starts in ``bytes``.
@@ -18,13 +18,20 @@ struct Vocabulary {
 
     var count: Int { starts.count }
 
-    /// The vocabulary of `kind`'s word index, from the cache when it is current.
-    static func load(_ kind: Kind, from database: Database) throws -> Vocabulary {
+    /// The vocabulary of `kind`'s word index, from `memory` or the cache when it is current.
+    static func load(_ kind: Kind, from database: Database, memory: SearchMemory? = nil) throws
+        -> Vocabulary
+    {
         let structure = try IndexStructure.record(ofIndexNamed: kind.indexName, in: database)
+        if let kept = memory?.vocabulary(of: kind, structure: structure) { return kept }
         let cached = try database.cachedStatement(
             sql: "SELECT words FROM vocabulary_cache WHERE kind = ?1 AND structure = ?2"
         ).firstRow([kind.rawValue, structure]) { $0.bytes(at: 0) }
-        if let cached { return Vocabulary(encoded: cached) }
+        if let cached {
+            let vocabulary = Vocabulary(encoded: cached)
+            memory?.keep(vocabulary, of: kind, structure: structure)
+            return vocabulary
+        }
         var vocabulary = Vocabulary()
         try database.cachedStatement(
             sql: "SELECT term, doc FROM \(kind.tableName)_vocabulary ORDER BY term"
@@ -33,6 +40,7 @@ struct Vocabulary {
             // Accent forms (see FoldingTokenizer.accentMarker) are not words one could type.
             if word.first != 0x01 { vocabulary.append(word, records: row.int(at: 1)) }
         }
+        memory?.keep(vocabulary, of: kind, structure: structure)
         // A read-only or busy database only misses the cache.
         database.writeWithoutWaiting {
             try database.cachedStatement(

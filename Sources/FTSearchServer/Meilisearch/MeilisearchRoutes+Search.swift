@@ -15,7 +15,8 @@ extension MeilisearchRoutes {
             let members = try await bodies.jsonObject(request)
             let query = try MeilisearchSearchQuery(
                 members: members, maximumLimit: configuration.maximumLimit)
-            return JSONResponse.make(try await search(query, in: kind))
+            return JSONResponse.make(
+                try await context.cancellingWhenClientLeaves { try await search(query, in: kind) })
         }
         on("/indexes/:uid/search", .get) { request, context in
             let kind = try Self.kind(context)
@@ -25,9 +26,12 @@ extension MeilisearchRoutes {
             let query = try MeilisearchSearchQuery(
                 parameters: names.compactMap { name in parameters[name].map { (name, $0) } },
                 maximumLimit: configuration.maximumLimit)
-            return JSONResponse.make(try await search(query, in: kind))
+            return JSONResponse.make(
+                try await context.cancellingWhenClientLeaves { try await search(query, in: kind) })
         }
-        on("/multi-search", .post) { request, _ in try await multiSearch(request) }
+        on("/multi-search", .post) { request, context in
+            try await context.cancellingWhenClientLeaves { try await multiSearch(request) }
+        }
     }
 
     /// `{"queries":[{"indexUid":"people","q":"ann"},...]}` → `{"results":[...]}` in order,

@@ -4,8 +4,12 @@ import Hummingbird
 /// `GET /api/search` and `GET /api/suggest`: reading only, never the history.
 extension Routes {
     func addSearchRoutes(to routes: RouteTable) {
-        routes.on("/api/search", .get) { request, _ in try await search(request) }
-        routes.on("/api/suggest", .get) { request, _ in try await suggest(request) }
+        routes.on("/api/search", .get) { request, context in
+            try await context.cancellingWhenClientLeaves { try await search(request) }
+        }
+        routes.on("/api/suggest", .get) { request, context in
+            try await context.cancellingWhenClientLeaves { try await suggest(request) }
+        }
     }
 
     /// The object `ftsearch query --format json` prints, each result with the UTF-16 ranges
@@ -38,6 +42,9 @@ extension Routes {
             fields: parameters["fields"].map(Self.list),
             weights: try parameters["weights"].map(Self.weights) ?? [:])
         try searchRequest.validate()
+        if configuration.testSearchDelay > .zero {
+            try await Task.sleep(for: configuration.testSearchDelay)
+        }
         var results = try await pool.search(searchRequest)
         if groupsByCompany {
             results.hits = CompanySections.sorted(results.hits) {

@@ -137,4 +137,23 @@ import Testing
         // The pool still serves searches afterwards.
         #expect(try await pool.search(SearchRequest(text: "ann1", kinds: .people)).total > 0)
     }
+
+    @Test(arguments: [false, true])
+    func memoryLimitsHoldOnEveryConnection(readOnly: Bool) async throws {
+        _ = try await pool.write { try $0.insert(Person(firstName: "Ann")) }
+        let limits = ConnectionMemoryLimits(mappedBytes: 0, pageCacheBytes: 8 << 20)
+        let limited = try SearchIndexPool(
+            path: pool.path, readOnly: readOnly, memoryLimits: limits)
+        let settings: @Sendable (SearchIndex) throws -> [Int?] = { index in
+            [
+                try index.database.fetchInt(sql: "PRAGMA mmap_size"),
+                try index.database.fetchInt(sql: "PRAGMA cache_size"),
+            ]
+        }
+        #expect(try await limited.read(settings) == [0, -8192])
+        if !readOnly { #expect(try await limited.write(settings) == [0, -8192]) }
+        #expect(try await limited.search(SearchRequest(text: "ann")).total == 1)
+        // Without limits, a connection maps up to a gigabyte.
+        #expect(try await pool.read(settings).first == 1 << 30)
+    }
 }
