@@ -5,7 +5,8 @@ import FTSearchSQLite
 /// On ``begin()`` it drops the index triggers (see ``IndexSync``) and notes the highest id; each
 /// ``write(_:)`` upserts a content row, first removing a replaced row's old tokens from the
 /// indexes; ``finish()`` indexes every new or replaced row with one statement per index (with
-/// ``IndexSync/bulkSettings``) and restores the triggers. The indexes are those the database
+/// ``IndexSync/bulkSettings``), writes those rows' ``RowSizes`` blocks again, and restores the
+/// triggers. The indexes are those the database
 /// has (see ``IndexSync/init(kind:in:)``). All of it happens inside the caller's transaction.
 ///
 /// The store API writes its few records with the same statement, leaving the triggers to index
@@ -177,6 +178,9 @@ final class BulkWriter {
             for sql in sync.indexNewRowsSQL {
                 try database.makeStatement(sql: sql).execute([highestIDBefore])
             }
+        }
+        if sync.indexes.contains(.words(of: kind)) {
+            try RowSizes(kind: kind).rebuildImported(above: highestIDBefore, in: database)
         }
         for index in droppedIndexes {
             try database.execute(sql: index.sql)

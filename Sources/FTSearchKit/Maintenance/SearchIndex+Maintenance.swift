@@ -3,7 +3,8 @@ import FTSearchSQLite
 /// Checking and repairing the database: `ftsearch check`, `optimize` and `rebuild`.
 extension SearchIndex {
     /// Runs SQLite's `integrity_check` (https://sqlite.org/pragma.html#pragma_integrity_check)
-    /// and FTS5's `integrity-check` of every index against its content table.
+    /// and FTS5's `integrity-check` of every index against its content table, and compares
+    /// each word index's row sizes table with the index.
     ///
     /// FTS5 checks an index through a write statement, so a database this process can only
     /// read has its indexes checked in a private temporary copy (https://sqlite.org/backup.html).
@@ -19,6 +20,10 @@ extension SearchIndex {
             let sync = try IndexSync(kind: kind, in: database)
             for index in sync.indexes where try !isConsistent(index, of: sync, in: indexes) {
                 problems.append(.indexMismatch(index: index.name, table: kind.tableName))
+            }
+            let sizes = RowSizes(kind: kind)
+            if try !sizes.isConsistent(in: database) {
+                problems.append(.rowSizesMismatch(table: sizes.table, index: kind.indexName))
             }
         }
         return problems
@@ -43,7 +48,8 @@ extension SearchIndex {
         return copy
     }
 
-    /// Rebuilds every full-text index from its content table, in one transaction.
+    /// Rebuilds every full-text index from its content table, and the row sizes from the
+    /// rebuilt word indexes, in one transaction.
     ///
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
     public func rebuild() throws {
@@ -51,6 +57,7 @@ extension SearchIndex {
         try database.inTransaction(.immediate) {
             for kind in Kind.allCases {
                 try database.execute(sql: try IndexSync(kind: kind, in: database).rebuildSQL)
+                try RowSizes(kind: kind).rebuildAll(in: database)
             }
         }
     }
@@ -90,6 +97,9 @@ public enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
     /// A full-text index does not hold exactly the words of its table's rows:
     /// ``SearchIndex/rebuildIndexes()`` mends it.
     case indexMismatch(index: String, table: String)
+    /// A word index's table of row sizes, kept for ranking, disagrees with the index:
+    /// ``SearchIndex/rebuild()`` mends it.
+    case rowSizesMismatch(table: String, index: String)
 
     /// A sentence saying what is wrong.
     public var description: String {
@@ -97,6 +107,8 @@ public enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
         case .integrity(let line): line
         case .indexMismatch(let index, let table):
             "the \(index) index does not match the \(table) table"
+        case .rowSizesMismatch(let table, let index):
+            "the \(table) table does not match the \(index) index"
         }
     }
 }

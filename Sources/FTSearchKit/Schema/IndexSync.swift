@@ -55,10 +55,14 @@ struct IndexSync {
         }.joined(separator: "\n")
     }
 
+    /// The triggers: each write tells every index, and an indexed row's size goes to the
+    /// kind's ``RowSizes``.
     var createTriggersSQL: String {
-        let insert = indexes.map {
-            "INSERT INTO \($0.name)(rowid, \(columns)) VALUES (new.id, \(prefixed("new")));"
-        }.joined(separator: "\n    ")
+        let sizes = indexes.contains(.words(of: kind)) ? [RowSizes(kind: kind).recordRowSQL] : []
+        let insert =
+            (indexes.map {
+                "INSERT INTO \($0.name)(rowid, \(columns)) VALUES (new.id, \(prefixed("new")));"
+            } + sizes).joined(separator: "\n    ")
         let delete = indexes.map {
             "INSERT INTO \($0.name)(\($0.name), rowid, \(columns)) VALUES ('delete', old.id, \(prefixed("old")));"
         }.joined(separator: "\n    ")
@@ -131,10 +135,11 @@ struct IndexSync {
         "INSERT OR IGNORE INTO temp.\(table)_reindex(id) VALUES (?1)"
     }
 
-    /// Empties the content table and the indexes (with the triggers dropped).
+    /// Empties the content table, the indexes and the row sizes (with the triggers dropped).
     var deleteAllSQL: String {
         (["DELETE FROM \(table);"]
-            + indexes.map { "INSERT INTO \($0.name)(\($0.name)) VALUES ('delete-all');" })
+            + indexes.map { "INSERT INTO \($0.name)(\($0.name)) VALUES ('delete-all');" }
+            + (indexes.contains(.words(of: kind)) ? [RowSizes(kind: kind).deleteAllSQL] : []))
             .joined(separator: "\n")
     }
 

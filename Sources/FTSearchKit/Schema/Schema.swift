@@ -15,6 +15,8 @@ import FTSearchSQLite
 /// - `people_fts` and `animals_fts` index the searchable columns' words; `people_substring` and
 ///   `animals_substring` their trigrams, once the first substring search of the kind has built
 ///   them (see ``IndexSync``, ``FullTextIndex``, ``IndexBuilder``).
+/// - `people_fts_sizes` and `animals_fts_sizes` keep each word-indexed row's token count in a
+///   byte (see ``RowSizes``).
 /// - `vocabulary_cache` keeps each word index's vocabulary for typo-tolerant matching (see
 ///   ``Vocabulary``), `result_cache` the rankings of expensive searches (see ``ResultCache``).
 /// - `history` holds one row per normalized search; `people_vocabulary` and
@@ -352,6 +354,61 @@ enum Schema {
             }
             try database.execute(sql: "DROP TABLE history")
         }
+        migrator.registerMigration(
+            "Keep each row's token count in one byte, so that ranking reads no b-tree per row"
+        ) { database in
+            // Ranking read each candidate row's size from FTS5's docsize table, a b-tree seek
+            // per row and most of a short prefix's first search. The sizes tables (see
+            // RowSizes) keep it in a byte per row, 2,048 rows a block; the triggers write the
+            // byte of each row they index (255 when a column has 128 tokens or more, or the
+            // total is 255 or more: then the docsize table is read). As migrations 6 and 8 did
+            // to replace the triggers, a substring index built on first use is dropped, to be
+            // built again (with these triggers) by the next substring search, and the rankings
+            // kept of substring searches with it.
+            try database.execute(
+                sql: """
+                    DROP TRIGGER people_index_insert;
+                    DROP TRIGGER people_index_delete;
+                    DROP TRIGGER people_index_update;
+                    DROP TABLE IF EXISTS people_substring;
+                    CREATE TABLE people_fts_sizes (block INTEGER PRIMARY KEY, sizes BLOB NOT NULL);
+                    CREATE TRIGGER people_index_insert AFTER INSERT ON people BEGIN
+                        INSERT INTO people_fts(rowid, first_name, last_name, company) VALUES (new.id, new.first_name, new.last_name, new.company);
+                        INSERT INTO people_fts_sizes(block, sizes) SELECT new.id >> 11, zeroblob(2048) WHERE NOT EXISTS (SELECT 1 FROM people_fts_sizes WHERE block = new.id >> 11);
+                        UPDATE people_fts_sizes SET sizes = CAST(substr(sizes, 1, new.id & 2047) || ifnull((SELECT CASE WHEN length(sz) = 3 AND t < 255 THEN substr(X'000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F606162636465666768696A6B6C6D6E6F707172737475767778797A7B7C7D7E7F808182838485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9FA0A1A2A3A4A5A6A7A8A9AAABACADAEAFB0B1B2B3B4B5B6B7B8B9BABBBCBDBEBFC0C1C2C3C4C5C6C7C8C9CACBCCCDCECFD0D1D2D3D4D5D6D7D8D9DADBDCDDDEDFE0E1E2E3E4E5E6E7E8E9EAEBECEDEEEFF0F1F2F3F4F5F6F7F8F9FAFBFCFDFE', t + 1, 1) ELSE X'FF' END FROM (SELECT sz, (instr('0123456789ABCDEF', substr(h, 1, 1)) * 16 + instr('0123456789ABCDEF', substr(h, 2, 1)) - 17) + (instr('0123456789ABCDEF', substr(h, 3, 1)) * 16 + instr('0123456789ABCDEF', substr(h, 4, 1)) - 17) + (instr('0123456789ABCDEF', substr(h, 5, 1)) * 16 + instr('0123456789ABCDEF', substr(h, 6, 1)) - 17) AS t FROM (SELECT sz, hex(sz) AS h FROM people_fts_docsize WHERE id = new.id))), X'FF') || substr(sizes, (new.id & 2047) + 2) AS BLOB) WHERE block = new.id >> 11;
+                    END;
+                    CREATE TRIGGER people_index_delete AFTER DELETE ON people BEGIN
+                        INSERT INTO people_fts(people_fts, rowid, first_name, last_name, company) VALUES ('delete', old.id, old.first_name, old.last_name, old.company);
+                    END;
+                    CREATE TRIGGER people_index_update AFTER UPDATE OF first_name, last_name, company ON people BEGIN
+                        INSERT INTO people_fts(people_fts, rowid, first_name, last_name, company) VALUES ('delete', old.id, old.first_name, old.last_name, old.company);
+                        INSERT INTO people_fts(rowid, first_name, last_name, company) VALUES (new.id, new.first_name, new.last_name, new.company);
+                        INSERT INTO people_fts_sizes(block, sizes) SELECT new.id >> 11, zeroblob(2048) WHERE NOT EXISTS (SELECT 1 FROM people_fts_sizes WHERE block = new.id >> 11);
+                        UPDATE people_fts_sizes SET sizes = CAST(substr(sizes, 1, new.id & 2047) || ifnull((SELECT CASE WHEN length(sz) = 3 AND t < 255 THEN substr(X'000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F606162636465666768696A6B6C6D6E6F707172737475767778797A7B7C7D7E7F808182838485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9FA0A1A2A3A4A5A6A7A8A9AAABACADAEAFB0B1B2B3B4B5B6B7B8B9BABBBCBDBEBFC0C1C2C3C4C5C6C7C8C9CACBCCCDCECFD0D1D2D3D4D5D6D7D8D9DADBDCDDDEDFE0E1E2E3E4E5E6E7E8E9EAEBECEDEEEFF0F1F2F3F4F5F6F7F8F9FAFBFCFDFE', t + 1, 1) ELSE X'FF' END FROM (SELECT sz, (instr('0123456789ABCDEF', substr(h, 1, 1)) * 16 + instr('0123456789ABCDEF', substr(h, 2, 1)) - 17) + (instr('0123456789ABCDEF', substr(h, 3, 1)) * 16 + instr('0123456789ABCDEF', substr(h, 4, 1)) - 17) + (instr('0123456789ABCDEF', substr(h, 5, 1)) * 16 + instr('0123456789ABCDEF', substr(h, 6, 1)) - 17) AS t FROM (SELECT sz, hex(sz) AS h FROM people_fts_docsize WHERE id = new.id))), X'FF') || substr(sizes, (new.id & 2047) + 2) AS BLOB) WHERE block = new.id >> 11;
+                    END;
+                    DROP TRIGGER animals_index_insert;
+                    DROP TRIGGER animals_index_delete;
+                    DROP TRIGGER animals_index_update;
+                    DROP TABLE IF EXISTS animals_substring;
+                    CREATE TABLE animals_fts_sizes (block INTEGER PRIMARY KEY, sizes BLOB NOT NULL);
+                    CREATE TRIGGER animals_index_insert AFTER INSERT ON animals BEGIN
+                        INSERT INTO animals_fts(rowid, name) VALUES (new.id, new.name);
+                        INSERT INTO animals_fts_sizes(block, sizes) SELECT new.id >> 11, zeroblob(2048) WHERE NOT EXISTS (SELECT 1 FROM animals_fts_sizes WHERE block = new.id >> 11);
+                        UPDATE animals_fts_sizes SET sizes = CAST(substr(sizes, 1, new.id & 2047) || ifnull((SELECT CASE WHEN length(sz) = 1 AND t < 255 THEN substr(X'000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F606162636465666768696A6B6C6D6E6F707172737475767778797A7B7C7D7E7F808182838485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9FA0A1A2A3A4A5A6A7A8A9AAABACADAEAFB0B1B2B3B4B5B6B7B8B9BABBBCBDBEBFC0C1C2C3C4C5C6C7C8C9CACBCCCDCECFD0D1D2D3D4D5D6D7D8D9DADBDCDDDEDFE0E1E2E3E4E5E6E7E8E9EAEBECEDEEEFF0F1F2F3F4F5F6F7F8F9FAFBFCFDFE', t + 1, 1) ELSE X'FF' END FROM (SELECT sz, (instr('0123456789ABCDEF', substr(h, 1, 1)) * 16 + instr('0123456789ABCDEF', substr(h, 2, 1)) - 17) AS t FROM (SELECT sz, hex(sz) AS h FROM animals_fts_docsize WHERE id = new.id))), X'FF') || substr(sizes, (new.id & 2047) + 2) AS BLOB) WHERE block = new.id >> 11;
+                    END;
+                    CREATE TRIGGER animals_index_delete AFTER DELETE ON animals BEGIN
+                        INSERT INTO animals_fts(animals_fts, rowid, name) VALUES ('delete', old.id, old.name);
+                    END;
+                    CREATE TRIGGER animals_index_update AFTER UPDATE OF name ON animals BEGIN
+                        INSERT INTO animals_fts(animals_fts, rowid, name) VALUES ('delete', old.id, old.name);
+                        INSERT INTO animals_fts(rowid, name) VALUES (new.id, new.name);
+                        INSERT INTO animals_fts_sizes(block, sizes) SELECT new.id >> 11, zeroblob(2048) WHERE NOT EXISTS (SELECT 1 FROM animals_fts_sizes WHERE block = new.id >> 11);
+                        UPDATE animals_fts_sizes SET sizes = CAST(substr(sizes, 1, new.id & 2047) || ifnull((SELECT CASE WHEN length(sz) = 1 AND t < 255 THEN substr(X'000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F606162636465666768696A6B6C6D6E6F707172737475767778797A7B7C7D7E7F808182838485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9FA0A1A2A3A4A5A6A7A8A9AAABACADAEAFB0B1B2B3B4B5B6B7B8B9BABBBCBDBEBFC0C1C2C3C4C5C6C7C8C9CACBCCCDCECFD0D1D2D3D4D5D6D7D8D9DADBDCDDDEDFE0E1E2E3E4E5E6E7E8E9EAEBECEDEEEFF0F1F2F3F4F5F6F7F8F9FAFBFCFDFE', t + 1, 1) ELSE X'FF' END FROM (SELECT sz, (instr('0123456789ABCDEF', substr(h, 1, 1)) * 16 + instr('0123456789ABCDEF', substr(h, 2, 1)) - 17) AS t FROM (SELECT sz, hex(sz) AS h FROM animals_fts_docsize WHERE id = new.id))), X'FF') || substr(sizes, (new.id & 2047) + 2) AS BLOB) WHERE block = new.id >> 11;
+                    END;
+                    DELETE FROM result_cache;
+                    """)
+            try fillRowSizesForMigration10(database)
+        }
         return migrator
     }()
 
@@ -435,6 +492,33 @@ enum Schema {
             sql: "UPDATE history SET key = ?2, use_count = ?3, first_used = ?4 WHERE id = ?1")
         for entry in kept {
             try update.execute([entry.id, entry.key, entry.uses, entry.firstUsed])
+        }
+    }
+
+    /// Migration 10's filling of the sizes tables, as it shipped: each word index's docsize
+    /// rows in id order, a block of 2,048 bytes written for every 2,048 ids that have one; a
+    /// byte is the row's total when its docsize blob has one byte per column and the total is
+    /// below 255, else 255.
+    private static func fillRowSizesForMigration10(_ database: Database) throws {
+        for (index, columns) in [("people_fts", 3), ("animals_fts", 1)] {
+            let write = try database.makeStatement(
+                sql: "INSERT INTO \(index)_sizes(block, sizes) VALUES (?1, ?2)")
+            var block: Int64?
+            var bytes = [UInt8](repeating: 0, count: 2048)
+            try database.makeStatement(sql: "SELECT id, sz FROM \(index)_docsize ORDER BY id")
+                .forEachRow { row in
+                    let id = row.int64(at: 0)
+                    if let block, id >> 11 != block {
+                        try write.execute([block, bytes])
+                        bytes = [UInt8](repeating: 0, count: 2048)
+                    }
+                    block = id >> 11
+                    let sizes = row.bytes(at: 1)
+                    let total = sizes.reduce(0) { $0 + Int($1) }
+                    bytes[Int(id & 2047)] =
+                        sizes.count == columns && total < 255 ? UInt8(total) : 255
+                }
+            if let block { try write.execute([block, bytes]) }
         }
     }
 

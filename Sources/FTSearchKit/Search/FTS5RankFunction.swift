@@ -16,7 +16,8 @@ import FTSearchSQLite
 /// has a match-phrase hit, it counts the row, takes its ``RankTier`` from the hits (whole-word
 /// matches, typos, infix matches, accent matches) and an upper bound of its bm25 score from the match phrases'
 /// hits alone; only when that bound can reach the best `capacity` rows seen so far does it read
-/// the row's size and compute the exact score. The score is computed with the same expression,
+/// the row's size (from the index's ``RowSizes`` byte, or its docsize table) and compute the
+/// exact score. The score is computed with the same expression,
 /// in the same order, as FTS5's own `bm25()` over the match query (fts5_aux.c), so it is the
 /// same double.
 ///
@@ -68,11 +69,17 @@ final class FTS5RankCollector {
     /// Where row sizes are read from directly: the connection and the docsize table.
     private var sizeSource: (database: Database, table: String)?
     private var sizeBlob: OpaquePointer?
+    /// The index's one-byte row sizes (see ``RowSizes``), read before the docsize table.
+    private let rowSizes: RowSizeReader?
 
     init(
-        plan: MatchPlan, capacity: Int, database: Database? = nil, sizeTable: String? = nil
+        plan: MatchPlan, capacity: Int, database: Database? = nil, sizeTable: String? = nil,
+        rowSizesTable: String? = nil
     ) {
         if let database, let sizeTable { sizeSource = (database, sizeTable) }
+        rowSizes = database.flatMap { database in
+            rowSizesTable.map { RowSizeReader(database: database, table: $0) }
+        }
         precondition(plan.tokenCount > 0 && plan.matchPhraseCount > 0 && capacity > 0)
         tokenCount = plan.tokenCount
         matchCount = plan.matchPhraseCount
@@ -277,7 +284,9 @@ final class FTS5RankCollector {
         }
         let rowid = api.pointee.xRowid(context)
         var size: Int32 = 0
-        if !readSize(ofRow: rowid, into: &size) {
+        if let byte = rowSizes?.byte(ofRow: rowid), byte != RowSizes.unknown {
+            size = Int32(byte)
+        } else if !readSize(ofRow: rowid, into: &size) {
             code = api.pointee.xColumnSize(context, -1, &size)
             guard code == SQLITE_OK else { return code }
         }
@@ -360,6 +369,7 @@ final class FTS5RankCollector {
 
     /// Closes the blob handle; called when the query is done.
     func closeSizeReader() {
+        rowSizes?.close()
         if let sizeBlob { sqlite3_blob_close(sizeBlob) }
         sizeBlob = nil
     }

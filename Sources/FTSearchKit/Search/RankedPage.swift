@@ -148,7 +148,9 @@ struct RankedPage {
     ) throws -> FTS5RankCollector {
         let collector = FTS5RankCollector(
             plan: plan, capacity: capacity, database: database,
-            sizeTable: "\(plan.index)_docsize")
+            sizeTable: "\(plan.index)_docsize",
+            rowSizesTable: plan.index == plan.kind.indexName ? RowSizes(kind: plan.kind).table : nil
+        )
         let statement = try Self.rankStatement(for: plan.index, rowids: rowids, in: database)
         try statement.bind(plan.rankQuery, at: 1)
         try statement.bind(collector, at: 2)

@@ -19,7 +19,10 @@ struct CheckCommand: ContextualCommand {
         guard problems.isEmpty else {
             for problem in problems {
                 let advice =
-                    if case .indexMismatch = problem { " (run 'ftsearch rebuild')" } else { "" }
+                    switch problem {
+                    case .indexMismatch, .rowSizesMismatch: " (run 'ftsearch rebuild')"
+                    case .integrity: ""
+                    }
                 context.standardError.print("Error: \(problem)\(advice)")
             }
             throw ExitCode.dataError

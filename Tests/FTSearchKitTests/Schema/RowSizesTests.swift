@@ -1,0 +1,106 @@
+import Testing
+import FTSearchTestSupport
+@_spi(Benchmarking) @testable import FTSearchKit
+import FTSearchSQLite
+
+/// The one-byte row sizes (``RowSizes``) stay equal to FTS5's docsize table through every kind
+/// of write, `check` notices when they do not, and the fast plan that reads them ranks exactly
+/// as the reference plan.
+@Suite struct RowSizesTests {
+    /// A company of up to 260 filler words after "Acme": columns over 127 tokens take two
+    /// varint bytes in the docsize table, and their byte says 255 (one row of the first import
+    /// has 16,400, three bytes).
+    private static func company(
+        using random: inout SeededGenerator
+    ) -> String {
+        let count = [0, 1, 3, 126, 127, 128, 200, 254, 260].randomElement(using: &random)!
+        return (["Acme"] + Array(repeating: "filler", count: count)).joined(separator: " ")
+    }
+
+    private static let names = ["Ann", "Anna", "Bo", "Al", "Andersen", "Müller", "Smith", ""]
+
+    private static func expectExact(_ index: SearchIndex, _ context: String) throws {
+        #expect(try RowSizes(kind: .people).isConsistent(in: index.database), "\(context)")
+        #expect(try RowSizes(kind: .animals).isConsistent(in: index.database), "\(context)")
+        #expect(try index.check().isEmpty, "\(context)")
+        for text in ["a", "an", "ann", "acme", "a f", "bo fil"] {
+            let request = SearchRequest(text: text, kinds: .all, limit: 20)
+            let fast = try index.search(request)
+            #expect(fast == (try index.referenceSearch(request)), "\(context), \(text)")
+        }
+    }
+
+    @Test func randomWritesAndImportsKeepTheSizesExact() throws {
+        let seed = TestSettings.seed("RowSizesTests", 0)
+        var random = SeededGenerator(seed: seed)
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        func person() -> (String, String, String) {
+            (
+                Self.names.randomElement(using: &random)!,
+                Self.names.dropLast().randomElement(using: &random)!,
+                Self.company(using: &random)
+            )
+        }
+        let huge = (
+            "Ann", "Huge",
+            (["Acme"] + Array(repeating: "filler", count: 16_400)).joined(separator: " ")
+        )
+        try index.importPeople((0..<400).map { _ in person() } + [huge])
+        try index.importAnimals(Self.names.filter { !$0.isEmpty })
+        try Self.expectExact(index, "seed \(seed), after the first import")
+        for step in 0..<TestSettings.iterations(25) {
+            let ids = try index.findAll(Person.self).compactMap(\.id)
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0:
+                try index.importPeople(
+                    (0..<Int.random(in: 1...50, using: &random)).map { _ in
+                        person()
+                    })
+            case 1:
+                let (first, last, company) = person()
+                try index.insert(Person(firstName: first, lastName: last, company: company))
+            case 2:
+                let company = Self.company(using: &random)
+                try index.update(Person.self, id: ids.randomElement(using: &random)!) {
+                    $0.company = company
+                }
+            default:
+                _ = try index.delete(Person.self, ids: [ids.randomElement(using: &random)!])
+            }
+            try Self.expectExact(index, "seed \(seed), step \(step)")
+        }
+    }
+
+    @Test func checkFindsSizesOutOfStepAndRebuildMendsThem() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        try index.importPeople([("Ann", "Smith", "Acme"), ("Anna", "Bo", "Acme filler filler")])
+        #expect(try index.check().isEmpty)
+        try index.database.execute(sql: "UPDATE people_fts_sizes SET sizes = zeroblob(2048)")
+        #expect(
+            try index.check()
+                == [.rowSizesMismatch(table: "people_fts_sizes", index: "people_fts")])
+        try index.rebuild()
+        #expect(try index.check().isEmpty)
+    }
+
+    @Test func migrationTenFillsTheSizesOfStoredRows() throws {
+        let database = try Database(path: ":memory:")
+        try database.registerSearchExtensions()
+        try Schema.migrator.prefix(9).migrate(database)
+        let companies = ["", "Acme", "a b c", String(repeating: "w ", count: 130)]
+        for (offset, company) in companies.enumerated() {
+            try database.execute(
+                sql: """
+                    INSERT INTO people(id, first_name, last_name, company, created_at, updated_at)
+                    VALUES (?1, 'Ann', 'Lee', ?2, 0, 0)
+                    """, arguments: [Int64(offset * 1000 - 1500), company])
+        }
+        try Schema.migrator.migrate(database)
+        #expect(try RowSizes(kind: .people).isConsistent(in: database))
+        let reader = RowSizeReader(database: database, table: "people_fts_sizes")
+        #expect(
+            companies.indices.map { reader.byte(ofRow: Int64($0 * 1000 - 1500)) } == [2, 3, 5, 255])
+    }
+}
