@@ -24,10 +24,13 @@ struct FullTextIndex: Sendable, Equatable {
             description: "word index")
     }
 
-    /// The substring index: the folded words' trigrams (see ``FoldingTokenizer``).
+    /// The substring index: the folded words' trigrams (see ``FoldingTokenizer``), with prefix
+    /// indexes on 1 and 2 characters, so that a 1- or 2-letter substring (a trigram prefix,
+    /// `"a"*`) reads one doclist instead of merging those of every trigram it starts.
     static func substrings(of kind: Kind) -> FullTextIndex {
         FullTextIndex(
-            name: kind.substringIndexName, options: "tokenize='\(FoldingTokenizer.trigramName)'",
+            name: kind.substringIndexName,
+            options: "tokenize='\(FoldingTokenizer.trigramName)', prefix='1 2'",
             description: "substring index")
     }
 

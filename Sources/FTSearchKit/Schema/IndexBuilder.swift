@@ -1,10 +1,10 @@
 import FTSearchSQLite
 
 /// Builds the full-text indexes that a kind can have but does not have yet (the substring
-/// index, on the first substring search): creates each table, fills it from the content table
-/// (``Reindexer``, with the import's bulk settings), and replaces the kind's triggers with ones
-/// that keep every index it now has exact; and drops them again. Runs inside the caller's
-/// transaction.
+/// index, on the first substring search), or has only as an older ftsearch defined them:
+/// creates each table, fills it from the content table (``Reindexer``, with the import's bulk
+/// settings), and replaces the kind's triggers with ones that keep every index it now has
+/// exact; and drops them again. Runs inside the caller's transaction.
 struct IndexBuilder {
     let database: Database
 
@@ -14,16 +14,26 @@ struct IndexBuilder {
         let index: FullTextIndex
     }
 
-    /// Those of `targets` that the database does not have.
-    func missing(from targets: [Target]) throws -> [Target] {
-        try targets.filter { target in
-            try !IndexSync(kind: target.kind, in: database).indexes.contains(target.index)
+    /// Those of `targets` that the database does not have, and with `replacingOutdated` also
+    /// those it has with other options than ``FullTextIndex`` gives today (a substring index
+    /// built before it had prefix indexes): such an index finds exactly what today's does, only
+    /// slower, so it is worth replacing only where the database can be written.
+    func missing(from targets: [Target], replacingOutdated: Bool) throws -> [Target] {
+        let statement = try database.cachedStatement(
+            sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1")
+        return try targets.filter { target in
+            guard let definition = try statement.firstRow([target.index.name], { $0.text(at: 0) })
+            else { return true }
+            return replacingOutdated && !(definition ?? "").contains(target.index.options)
         }
     }
 
-    /// Builds `indexes`, which the database must not have yet.
+    /// Builds `indexes`, first dropping those the database has with older options.
     func build(_ indexes: [Target], onProgress: (IndexBuildProgress) -> Void) throws {
         guard let first = indexes.first else { return }
+        for target in indexes {
+            try drop(target)
+        }
         var counts: [Kind: Int] = [:]
         for target in indexes {
             counts[target.kind, default: 0] +=
@@ -46,13 +56,16 @@ struct IndexBuilder {
         }
     }
 
-    /// Drops `target` when the database has it, and replaces the kind's triggers with ones that
-    /// keep the indexes left.
+    /// Drops `target` when the database has it, with every kept ranking, and replaces the
+    /// kind's triggers with ones that keep the indexes left.
     func drop(_ target: Target) throws {
         let sync = try IndexSync(kind: target.kind, in: database)
         guard sync.indexes.contains(target.index) else { return }
         let dropped = IndexSync(kind: target.kind, indexes: [target.index])
         try database.execute(sql: sync.dropTriggersSQL + dropped.dropIndexesSQL)
+        // An index built again could repeat one of this one's structure records, which kept
+        // rankings of records changed since may name.
+        try ResultCache.forgetAll(in: database)
         try database.execute(
             sql: try IndexSync(kind: target.kind, in: database).createTriggersSQL)
     }

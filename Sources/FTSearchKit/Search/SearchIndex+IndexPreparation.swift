@@ -6,7 +6,10 @@ import FTSearchSQLite
 extension SearchIndex {
     /// Builds the indexes that searching `kinds` in `match` mode needs and the database does
     /// not have yet (the substring index, for `.substring`), in one immediate transaction; does
-    /// nothing when they exist.
+    /// nothing when they exist. An index an older ftsearch built with other options (a
+    /// substring index without its 1- and 2-letter prefix indexes) is built again the same way
+    /// when this process can write the database, and otherwise searched as it is: it finds the
+    /// same records, only slower.
     ///
     /// ``search(_:)`` calls it, so a caller needs it only to show progress, or to build before
     /// the first search: the first substring search of a million people spends about 20
@@ -23,7 +26,8 @@ extension SearchIndex {
     ) throws {
         let builder = IndexBuilder(database: database)
         let needed = Self.indexes(serving: match, of: kinds)
-        let missing = try builder.missing(from: needed)
+        let missing = try builder.missing(
+            from: needed, replacingOutdated: readOnlyReason == nil)
         guard let first = missing.first else { return }
         let kindNames = missing.map(\.kind.rawValue).joined(separator: " and ")
         try requireWriteAccess(
@@ -33,7 +37,8 @@ extension SearchIndex {
                 + "with prefix matching (the default)")
         try database.inTransaction(.immediate) {
             // Another process may have built some while this one waited for the write lock.
-            try builder.build(try builder.missing(from: needed), onProgress: onProgress)
+            try builder.build(
+                try builder.missing(from: needed, replacingOutdated: true), onProgress: onProgress)
         }
     }
 
@@ -49,11 +54,15 @@ extension SearchIndex {
         try prepareIndexes(for: request.match, of: request.kinds, onProgress: onProgress)
     }
 
-    /// Whether `request` needs an index the database does not have yet.
+    /// Whether `request` needs an index the database does not have yet, or has only as an older
+    /// ftsearch defined it (which a writer builds again, see ``prepareIndexes(for:of:onProgress:)``).
     func lacksIndexes(for request: SearchRequest) throws -> Bool {
         guard !request.listsEverything else { return false }
         return try !IndexBuilder(database: database)
-            .missing(from: Self.indexes(serving: request.match, of: request.kinds)).isEmpty
+            .missing(
+                from: Self.indexes(serving: request.match, of: request.kinds),
+                replacingOutdated: true
+            ).isEmpty
     }
 
     /// The indexes that searching `kinds` in `match` mode reads.

@@ -59,15 +59,36 @@ import FTSearchSQLite
     }
 
     private func expectSubstringSearchesMatchTheNaiveFilter() throws {
+        try expectSubstringSearchesMatchTheNaiveFilter(searching: index)
+        #expect(try index.check().isEmpty)
+    }
+
+    /// Substring searches of 1 to 4 letters, through `searched`, against the naive filter.
+    private func expectSubstringSearchesMatchTheNaiveFilter(searching searched: SearchIndex)
+        throws
+    {
         for text in ["nn", "ann", "NNA", "ull", "ss", "oren", "jo", "x", "ønes", "e", "zzz"] {
-            let found = try index.search(
+            let found = try searched.search(
                 SearchRequest(text: text, kinds: .all, limit: nil, match: .substring))
             #expect(
                 Set(found.hits.map(\.record.displayName))
                     == (try naiveSubstringMatches(text, kinds: .all)), "\(text)")
             #expect(found.total == found.hits.count, "\(text)")
         }
-        #expect(try index.check().isEmpty)
+    }
+
+    /// The `CREATE VIRTUAL TABLE` statements of the substring indexes, by kind.
+    private func substringIndexDefinitions() throws -> [Kind: String] {
+        let statement = try index.database.makeStatement(
+            sql: "SELECT sql FROM sqlite_schema WHERE name = ?1")
+        var definitions: [Kind: String] = [:]
+        for kind in Kind.allCases {
+            definitions[kind] =
+                try statement.firstRow([kind.substringIndexName]) {
+                    $0.text(at: 0)
+                } ?? nil
+        }
+        return definitions
     }
 
     /// Imports records of the first field's kind (a `name` is an animal), as one import.
@@ -135,6 +156,53 @@ import FTSearchSQLite
         try expectSubstringSearchesMatchTheNaiveFilter()
         try index.rebuild()
         try index.optimize()
+        try expectSubstringSearchesMatchTheNaiveFilter()
+        #expect(try kindsWithASubstringIndex() == [.people, .animals])
+    }
+
+    /// A substring index an older ftsearch built, without the 1- and 2-letter prefix indexes,
+    /// finds what the naive filter finds, also through a process that cannot write; the first
+    /// substring search of one that can builds it again with today's options, and every change
+    /// keeps that one exact.
+    @Test func aSubstringIndexWithOlderOptionsIsBuiltAgainByTheFirstWriter() throws {
+        let older = Kind.allCases.map { kind in
+            IndexBuilder.Target(
+                kind: kind,
+                index: FullTextIndex(
+                    name: kind.substringIndexName,
+                    options: "tokenize='\(FoldingTokenizer.trigramName)'",
+                    description: "substring index"))
+        }
+        try index.database.inTransaction(.immediate) {
+            try IndexBuilder(database: index.database).build(older) { _ in }
+        }
+        #expect(try substringIndexDefinitions().count == 2)
+        #expect(try substringIndexDefinitions().values.allSatisfy { !$0.contains("prefix=") })
+
+        let reader = try SearchIndex(path: index.path, mode: .readOnly)
+        try reader.prepareIndexes(for: .substring, of: .all)
+        try expectSubstringSearchesMatchTheNaiveFilter(searching: reader)
+        #expect(try substringIndexDefinitions().values.allSatisfy { !$0.contains("prefix=") })
+
+        try index.database.execute(
+            sql: """
+                INSERT INTO result_cache(key, structure, total, entries)
+                VALUES ('a kept substring ranking', x'00', 0, x'')
+                """)
+        var reports: [IndexBuildProgress] = []
+        try index.prepareIndexes(for: .substring, of: .all) { reports.append($0) }
+        #expect(reports.last?.recordsDone == 8)
+        let today = FullTextIndex.substrings(of: .people).options
+        #expect(today.contains("prefix='1 2'"))
+        #expect(try substringIndexDefinitions().values.allSatisfy { $0.contains(today) })
+        #expect(try index.database.fetchInt(sql: "SELECT count(*) FROM result_cache") == 0)
+        reports = []
+        try index.prepareIndexes(for: .substring, of: .all) { reports.append($0) }
+        #expect(reports.isEmpty)
+        try expectSubstringSearchesMatchTheNaiveFilter()
+        try expectSubstringSearchesMatchTheNaiveFilter(searching: reader)
+        try index.update(Person.self, id: 2) { $0.lastName = "Nullsson" }
+        try index.delete(Person.self, ids: [1])
         try expectSubstringSearchesMatchTheNaiveFilter()
         #expect(try kindsWithASubstringIndex() == [.people, .animals])
     }
