@@ -108,6 +108,8 @@ def test_history_appears_picks_deletes_and_clears(page):
 def test_suggestions_while_typing_and_enter_logs_once(page):
     field = page.locator("#q")
     field.press_sequentially("anne")
+    # Wait for the answer to "anne" itself: the one to "ann" can already list "annette".
+    expect(page.locator("#choices")).to_have_attribute("data-answers", "anne")
     options = page.locator("#choices [role=option]")
     expect(options.filter(has_text="annette")).to_have_count(1)
     texts = options.locator(".text").all_inner_texts()

@@ -273,6 +273,8 @@ async function showChoices() {
     }
     if (generation !== state.choiceGeneration) return;
     drawChoices(options, text.trim() === "");
+    // The text the list answers, for whoever waits for the list of what was typed last.
+    choices.dataset.answers = text;
   } catch (error) {
     closeChoices();
   }
