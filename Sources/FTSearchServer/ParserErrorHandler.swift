@@ -58,8 +58,10 @@ final class ParserErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(string: body))), promise: nil)
+        // The future completes on the channel's event loop, where the context may be used.
+        let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-            context.close(promise: nil)
+            boundContext.value.close(promise: nil)
         }
     }
 }
