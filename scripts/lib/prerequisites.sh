@@ -2,15 +2,20 @@
 # Source it; it installs libsqlite3-dev (and pkg-config) with apt when the header is missing and
 # we are root, and otherwise says what to install.
 
+# Installs Debian packages with apt-get, when we are root and have apt-get; returns 1 (installing
+# nothing) otherwise, for the caller to say what is missing.
+install_debian_packages() {
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 1
+    echo "Installing $*..." >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
 ensure_sqlite_headers() {
     if [ -f /usr/include/sqlite3.h ] && command -v pkg-config >/dev/null 2>&1; then
         return 0
     fi
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "Installing libsqlite3-dev and pkg-config..." >&2
-        apt-get update -qq >/dev/null
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev pkg-config >/dev/null
-    else
+    if ! install_debian_packages libsqlite3-dev pkg-config; then
         echo "error: SQLite's development files are missing: install libsqlite3-dev (and pkg-config)." >&2
         exit 1
     fi
@@ -72,11 +77,7 @@ ensure_test_tools() {
     command -v man >/dev/null 2>&1 || missing+=(man-db)
     command -v groff >/dev/null 2>&1 || missing+=(groff-base)
     [ ${#missing[@]} -eq 0 ] && return 0
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "Installing ${missing[*]}..." >&2
-        apt-get update -qq >/dev/null
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    else
+    if ! install_debian_packages "${missing[@]}"; then
         echo "warning: the shell-integration tests need: ${missing[*]}" >&2
     fi
 }
@@ -95,11 +96,7 @@ ensure_server_test_tools() {
     command -v python3 >/dev/null 2>&1 || missing+=(python3)
     python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
     if [ ${#missing[@]} -gt 0 ]; then
-        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-            echo "Installing ${missing[*]}..." >&2
-            apt-get update -qq >/dev/null
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-        else
+        if ! install_debian_packages "${missing[@]}"; then
             echo "error: the server tests need: ${missing[*]}" >&2
             exit 1
         fi
