@@ -109,7 +109,12 @@ public final class SearchIndexPool: Sendable {
     /// `CancellationError`). An index the search needs and the database lacks (the substring
     /// index, before the first substring search) is built first, by the writer.
     public func search(_ request: SearchRequest) async throws -> SearchResults {
-        if try await read({ try $0.lacksIndexes(for: request) }) {
+        // A pool that cannot write searches an index an older ftsearch built as it is.
+        let replacesOutdated = readOnlyReason == nil
+        let lacksIndexes = try await read {
+            try $0.lacksIndexes(for: request, replacingOutdated: replacesOutdated)
+        }
+        if lacksIndexes {
             try await write { try $0.prepareIndexes(for: request) }
         }
         let cancellation = SearchCancellation()

@@ -54,14 +54,16 @@ extension SearchIndex {
         try prepareIndexes(for: request.match, of: request.kinds, onProgress: onProgress)
     }
 
-    /// Whether `request` needs an index the database does not have yet, or has only as an older
-    /// ftsearch defined it (which a writer builds again, see ``prepareIndexes(for:of:onProgress:)``).
-    func lacksIndexes(for request: SearchRequest) throws -> Bool {
+    /// Whether `request` needs an index the database does not have yet, and with
+    /// `replacingOutdated` also one it has only as an older ftsearch defined it (which a writer
+    /// builds again, see ``prepareIndexes(for:of:onProgress:)``; a caller that cannot write
+    /// searches that one as it is).
+    func lacksIndexes(for request: SearchRequest, replacingOutdated: Bool) throws -> Bool {
         guard !request.listsEverything else { return false }
         return try !IndexBuilder(database: database)
             .missing(
                 from: Self.indexes(serving: request.match, of: request.kinds),
-                replacingOutdated: true
+                replacingOutdated: replacingOutdated
             ).isEmpty
     }
 
