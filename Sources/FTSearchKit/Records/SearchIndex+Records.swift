@@ -171,7 +171,7 @@ extension SearchIndex {
 
     /// The number of records of the model's kind.
     public func count<Model: RecordModel>(_ type: Model.Type) throws -> Int {
-        try database.fetchInt(sql: "SELECT count(*) FROM \(Model.kind.tableName)") ?? 0
+        try Model.kind.recordCount(in: database)
     }
 
     private func validated(_ record: Record, position: Int?) throws -> Record {

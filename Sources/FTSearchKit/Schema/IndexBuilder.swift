@@ -36,8 +36,7 @@ struct IndexBuilder {
         }
         var counts: [Kind: Int] = [:]
         for target in indexes {
-            counts[target.kind, default: 0] +=
-                try database.fetchInt(sql: "SELECT count(*) FROM \(target.kind.tableName)") ?? 0
+            counts[target.kind, default: 0] += try target.kind.recordCount(in: database)
         }
         var progress = IndexBuildProgress(
             index: first.index.description, recordCounts: counts, recordsDone: 0)

@@ -15,7 +15,7 @@ struct Reindexer {
         of syncs: [IndexSync], onProgress: (_ done: Int, _ total: Int) -> Void
     ) throws {
         let total = try syncs.reduce(0) {
-            $0 + (try database.fetchInt(sql: "SELECT count(*) FROM \($1.kind.tableName)") ?? 0)
+            $0 + (try $1.kind.recordCount(in: database))
         }
         var done = 0
         for sync in syncs {

@@ -214,7 +214,7 @@ struct QueryEngine {
         var hits: [SearchHit] = []
         var records = RecordRows.Readers(database: database)
         for kind in request.kinds.inOrder {
-            let count = try database.fetchInt(sql: "SELECT count(*) FROM \(kind.tableName)") ?? 0
+            let count = try kind.recordCount(in: database)
             let skipped = max(0, request.offset - total)
             let wanted = request.limit.map { $0 - hits.count } ?? -1
             total += count

@@ -77,7 +77,7 @@ struct RankedPage {
     /// most the kind's row count, so that an offset far beyond the matches costs no memory.
     private func capacity(of plan: MatchPlan) throws -> Int {
         guard isDeep else { return capacity }
-        let rows = try database.fetchInt(sql: "SELECT count(*) FROM \(plan.kind.tableName)") ?? 0
+        let rows = try plan.kind.recordCount(in: database)
         return min(capacity, rows)
     }
 
