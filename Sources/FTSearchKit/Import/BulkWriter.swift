@@ -9,6 +9,10 @@ import FTSearchSQLite
 /// triggers. The indexes are those the database
 /// has (see ``IndexSync/init(kind:in:)``). All of it happens inside the caller's transaction.
 ///
+/// A record without an id gets the one SQLite picks. When a later record of the same write names
+/// that id, the earlier record moves to another id SQLite picks: nobody asked for its first one,
+/// and the later record must not replace it.
+///
 /// The store API writes its few records with the same statement, leaving the triggers to index
 /// each row (``Indexing/byTriggers``).
 final class BulkWriter {
@@ -33,12 +37,16 @@ final class BulkWriter {
     /// Records written as new and as replacements, counted by the importer.
     var insertedCount = 0
     var updatedCount = 0
+    /// Told each time a record this write gave an id moves to another one (from, to).
+    var onMove: (_ from: Int64, _ to: Int64) -> Void = { _, _ in }
     private let database: Database
     private let sync: IndexSync
     private let timestamp: Int64
     private var highestIDBefore: Int64 = 0
     /// The highest id stored so far: a record with a higher id is new, no lookup needed.
     private var highestID: Int64 = 0
+    /// The ids SQLite gave this write's records that had none.
+    private var assignedIDs = IDRuns()
     /// The table's secondary indexes, dropped while bulk-filling an empty table (one sort at
     /// the end beats a random b-tree insert per row), as (name, CREATE statement).
     private var droppedIndexes: [(name: String, sql: String)] = []
@@ -47,6 +55,7 @@ final class BulkWriter {
     private var exists: Statement?
     private var unindex: [Statement] = []
     private var addToReindexList: Statement?
+    private var moveRecord: (copy: Statement, delete: Statement)?
 
     init(kind: Kind, database: Database, timestamp: Timestamp, indexing: Indexing = .atFinish)
         throws
@@ -90,11 +99,23 @@ final class BulkWriter {
         exists = try database.makeStatement(sql: "SELECT 1 FROM \(kind.tableName) WHERE id = ?1")
         unindex = try sync.unindexRowSQL.map { try database.makeStatement(sql: $0) }
         addToReindexList = try database.makeStatement(sql: sync.addToReindexListSQL)
+        let copiedColumns = (columns + ["extra", "created_at", "updated_at"]).joined(
+            separator: ", ")
+        moveRecord = (
+            try database.makeStatement(
+                sql: """
+                    INSERT INTO \(kind.tableName)(\(copiedColumns)) SELECT \(copiedColumns) FROM \(kind.tableName) WHERE id = ?1
+                    """),
+            try database.makeStatement(sql: "DELETE FROM \(kind.tableName) WHERE id = ?1")
+        )
     }
 
     /// Inserts `record`, or replaces the stored record with the same id.
     func write(_ record: Record) throws -> Outcome {
         guard let upsert else { preconditionFailure("begin() must be called before write(_:)") }
+        if let id = record.id, assignedIDs.contains(id) {
+            try moveAssignedRecord(awayFrom: id)
+        }
         let outcome =
             indexing == .byTriggers
             ? try outcomeIndexedByTriggers(forRecordWithID: record.id)
@@ -114,16 +135,33 @@ final class BulkWriter {
         try upsert.step()
         upsert.reset()
         if record.id == nil {
-            // SQLite gives a row without an id the highest id plus one, or, once the largest
-            // 64-bit id is taken, a random unused one (https://sqlite.org/autoinc.html): the
-            // row is indexed under the id it got, listed when it is not above the old highest.
-            let id = database.lastInsertedRowID
-            if indexing == .atFinish && id <= highestIDBefore {
-                try addToReindexList?.execute([id])
-            }
-            highestID = max(highestID, id)
+            try noteAssignedID()
         }
         return outcome
+    }
+
+    /// Notes the id SQLite gave the row just inserted without one: the highest id plus one, or,
+    /// once the largest 64-bit id is taken, a random unused one (https://sqlite.org/autoinc.html).
+    /// The row is indexed under the id it got, listed when it is not above the old highest.
+    private func noteAssignedID() throws {
+        let id = database.lastInsertedRowID
+        if indexing == .atFinish && id <= highestIDBefore {
+            try addToReindexList?.execute([id])
+        }
+        highestID = max(highestID, id)
+        assignedIDs.insert(id)
+    }
+
+    /// Moves the record this write stored under an id SQLite picked to another such id, for a
+    /// record that names the id. Its old id was unused before this write, so the index holds it
+    /// not yet (it is indexed at the finish) or by the triggers, which follow the move.
+    private func moveAssignedRecord(awayFrom id: Int64) throws {
+        guard let moveRecord else { return }
+        try moveRecord.copy.execute([id])
+        try moveRecord.delete.execute([id])
+        assignedIDs.remove(id)
+        try noteAssignedID()
+        onMove(id, database.lastInsertedRowID)
     }
 
     /// Binds a record's own timestamp, or NULL for the import's.
@@ -192,5 +230,6 @@ final class BulkWriter {
         exists = nil
         unindex = []
         addToReindexList = nil
+        moveRecord = nil
     }
 }

@@ -49,6 +49,11 @@ extension SearchIndex {
                 kind: Model.kind, database: database, timestamp: now, indexing: .byTriggers)
             try writer.begin(replacingAll: false)
             var stored: [Model] = []
+            writer.onMove = { from, to in
+                if let position = stored.firstIndex(where: { $0.id == from }) {
+                    stored[position].id = to
+                }
+            }
             for (position, model) in models.enumerated() {
                 let record = try validated(
                     model.record, position: reportingPositions ? position : nil)

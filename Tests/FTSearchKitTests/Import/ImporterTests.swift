@@ -65,6 +65,22 @@ import FTSearchTestSupport
         #expect(try index.names(for: "c d") == ["C D"])
         #expect(try index.check().isEmpty)
     }
+    /// A record without an id takes the next one; a later record naming that id is a record of
+    /// its own, not a replacement: the first record moves to another id and both are kept.
+    @Test func aRecordNamingAnIDGivenEarlierInTheSameImportKeepsBoth() throws {
+        try run([person(5, "Five", "Known")])
+        let summary = try run([
+            person(nil, "Auto", "One"), person(6, "Six", "Named"), person(nil, "Auto", "Two"),
+            person(8, "Eight", "Named"),
+        ])
+        #expect(summary.inserted == [.people: 4])
+        #expect(summary.updated == [:])
+        #expect(try index.names(for: "auto").sorted() == ["Auto One", "Auto Two"])
+        let named = try index.search(SearchRequest(text: "named")).hits.compactMap(\.record.id)
+        #expect(Set(named) == [6, 8])
+        #expect(try index.count(Person.self) == 5)
+        #expect(try index.check().isEmpty)
+    }
 
     @Test func replaceEmptiesTheKindFirst() throws {
         try run([person(nil, "Ann", "Smith")])

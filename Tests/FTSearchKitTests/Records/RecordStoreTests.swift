@@ -60,6 +60,19 @@ import Testing
         #expect(try index.check().isEmpty)
     }
 
+    /// Tiger takes the next id, 2; Bear names 2, so Tiger moves and both are stored.
+    @Test func batchInsertNamingAnIDGivenEarlierInTheBatchKeepsBoth() throws {
+        try index.insert(Animal(name: "Lion"))
+        let stored = try index.insert([Animal(name: "Tiger"), Animal(id: 2, name: "Bear")])
+        #expect(stored.map(\.name) == ["Tiger", "Bear"])
+        #expect(stored[1].id == 2)
+        let tiger = try #require(stored[0].id)
+        #expect(tiger != 2)
+        #expect(try index.find(Animal.self, id: tiger)?.name == "Tiger")
+        #expect(try index.names(for: "", kinds: .animals) == ["Bear", "Lion", "Tiger"])
+        #expect(try index.check().isEmpty)
+    }
+
     @Test func insertRefusesATakenID() throws {
         try index.insert(Person(id: 5, firstName: "Ann"))
         #expect(throws: RecordStoreError.idInUse(kind: .people, id: 5)) {
