@@ -16,7 +16,8 @@ import FTSearchTestSupport
 
     @Test func answersAsASetDoes() {
         var generator = SeededGenerator(seed: TestSettings.seed("IDRunsTests", 0))
-        let candidates: [Int64] = [Int64.min, Int64.min + 1, -1, 0, 1, Int64.max - 1, Int64.max]
+        let candidates: [Int64] =
+            [Int64.min, Int64.min + 1, -1, 0, 1, Int64.max - 1, Int64.max]
             + (0..<40).map { Int64($0) + 100 }
         var runs = IDRuns()
         var model = Set<Int64>()
