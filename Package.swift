@@ -41,6 +41,16 @@ let package = Package(
             dependencies: [
                 "FTSearchKit", "FTSearchServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // A release build on Linux is one static executable: no dynamic loader mapping five
+            // libraries and binding their symbols before every command, which scripts and
+            // completions start once per call (README: Start-up). Needs SQLite's static library,
+            // libsqlite3.a (Debian: libsqlite3-dev). glibc's position-independent static start
+            // refuses the run path SwiftPM gives every executable, so the image's address is
+            // fixed; the network-facing ftsearch-server stays position-independent.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-executable"], .when(platforms: [.linux], configuration: .release))
             ]
         ),
         // `ftsearch serve`'s options, shared by the command users type and the server it runs.

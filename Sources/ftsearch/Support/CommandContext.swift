@@ -92,9 +92,15 @@ public struct CommandContext {
         var environment: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            // Split at the first "=" byte: comparing bytes needs none of the grapheme
+            // breaking that a Character search sets up at start-up.
+            let count = strlen(pointer)
+            pointer.withMemoryRebound(to: UInt8.self, capacity: count) { start in
+                let bytes = UnsafeBufferPointer(start: start, count: count)
+                if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                    environment[String(decoding: bytes[..<equals], as: UTF8.self)] = String(
+                        decoding: bytes[(equals + 1)...], as: UTF8.self)
+                }
             }
             entry += 1
         }
