@@ -1,6 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Release builds made as scripts/install makes them (`--static-swift-stdlib`, with
+// FTSEARCH_STATIC_EXECUTABLE=1; see build_release in scripts/lib/prerequisites.sh) link ftsearch
+// as one static executable on Linux: no dynamic loader mapping five libraries and binding their
+// symbols before every command, which scripts and completions start once per call (README:
+// Start-up). It needs the static Swift runtime that flag builds against, and SQLite's
+// libsqlite3.a (Debian: libsqlite3-dev). glibc's position-independent static start refuses the
+// run path SwiftPM gives every executable, so the image's address is fixed; the network-facing
+// ftsearch-server stays position-independent.
+let cliLinkerSettings: [LinkerSetting] =
+    Context.environment["FTSEARCH_STATIC_EXECUTABLE"] == "1"
+    ? [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
+    : []
+
 let package = Package(
     name: "ftsearch",
     // Synchronization's Atomic and Mutex need macOS 15 and iOS 18.
@@ -42,16 +55,7 @@ let package = Package(
                 "FTSearchKit", "FTSearchServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // A release build on Linux is one static executable: no dynamic loader mapping five
-            // libraries and binding their symbols before every command, which scripts and
-            // completions start once per call (README: Start-up). Needs SQLite's static library,
-            // libsqlite3.a (Debian: libsqlite3-dev). glibc's position-independent static start
-            // refuses the run path SwiftPM gives every executable, so the image's address is
-            // fixed; the network-facing ftsearch-server stays position-independent.
-            linkerSettings: [
-                .unsafeFlags(
-                    ["-static-executable"], .when(platforms: [.linux], configuration: .release))
-            ]
+            linkerSettings: cliLinkerSettings
         ),
         // `ftsearch serve`'s options, shared by the command users type and the server it runs.
         .target(

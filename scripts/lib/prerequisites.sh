@@ -32,6 +32,18 @@ ensure_swift() {
     fi
 }
 
+# Builds each PRODUCT in release as scripts/install installs it: the Swift runtime inside
+# (--static-swift-stdlib, which starts every command in about half the time) and, on Linux,
+# ftsearch as one static executable (FTSEARCH_STATIC_EXECUTABLE=1, see Package.swift). Run it
+# from the package's folder; the build's output goes to standard error.
+build_release() { # PRODUCT...
+    local product
+    for product in "$@"; do
+        FTSEARCH_STATIC_EXECUTABLE=1 swift build -c release --static-swift-stdlib \
+            --product "$product" >&2
+    done
+}
+
 # Points SwiftPM at the package mirrors in ../shared/swiftpm when they exist (machines that reach
 # no public git host); elsewhere Package.swift's public URLs resolve as usual.
 use_package_mirrors() {
