@@ -20,6 +20,9 @@ struct RankedPage {
     let request: SearchRequest
     var helper: () -> RankingHelper? = { nil }
     var parallelMinimumSpan: Int64 = 200_000
+    /// Whether plans the doclist reader serves are ranked from the doclists (see
+    /// ``DoclistRanking``) rather than through FTS5's cursor.
+    var readsDoclists = true
 
     /// The end of the page: how many of the best matches are ranked.
     private var capacity: Int { request.offset + (request.limit ?? 0) }
@@ -39,7 +42,8 @@ struct RankedPage {
             let capacity = try capacity(of: plan)
             guard capacity > 0 else { continue }
             let collector =
-                try collectInParallel(plan, capacity: capacity)
+                try collectFromDoclists(plan, capacity: capacity)
+                ?? collectInParallel(plan, capacity: capacity)
                 ?? collect(plan, capacity: capacity, in: database, rowids: .all)
             total += collector.total
             ranked += try collector.finish().map { (plan.kind, $0.rowid, $0.tier, $0.score) }
@@ -141,16 +145,33 @@ struct RankedPage {
         case above(Int64)
     }
 
+    /// A collector of `plan`'s best `capacity` matches, reading row sizes on `database`.
+    private static func makeCollector(
+        _ plan: MatchPlan, capacity: Int, database: Database
+    ) -> FTS5RankCollector {
+        FTS5RankCollector(
+            plan: plan, capacity: capacity, database: database,
+            sizeTable: "\(plan.index)_docsize",
+            rowSizesTable: plan.index == plan.kind.indexName ? RowSizes(kind: plan.kind).table : nil
+        )
+    }
+
+    /// `plan`'s matches collected from the index's doclists; nil when the reader does not
+    /// serve the plan.
+    private func collectFromDoclists(_ plan: MatchPlan, capacity: Int) throws
+        -> FTS5RankCollector?
+    {
+        guard readsDoclists else { return nil }
+        return try DoclistRanking(database: database, plan: plan).collect(
+            into: Self.makeCollector(plan, capacity: capacity, database: database))
+    }
+
     /// Runs the ranking query of `plan` over its matches in `rowids`, on `database`, keeping
     /// the best `capacity`.
     private func collect(
         _ plan: MatchPlan, capacity: Int, in database: Database, rowids: RowidRange
     ) throws -> FTS5RankCollector {
-        let collector = FTS5RankCollector(
-            plan: plan, capacity: capacity, database: database,
-            sizeTable: "\(plan.index)_docsize",
-            rowSizesTable: plan.index == plan.kind.indexName ? RowSizes(kind: plan.kind).table : nil
-        )
+        let collector = Self.makeCollector(plan, capacity: capacity, database: database)
         let statement = try Self.rankStatement(for: plan.index, rowids: rowids, in: database)
         try statement.bind(plan.rankQuery, at: 1)
         try statement.bind(collector, at: 2)

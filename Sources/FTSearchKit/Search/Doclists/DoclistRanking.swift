@@ -1,0 +1,202 @@
+import CSQLite
+import FTSearchSQLite
+
+/// Ranks a ``MatchPlan``'s matches straight from the FTS5 index's doclists, without FTS5's
+/// cursor: for each phrase it finds its term in every segment (the `prefix=` index for a
+/// prefix of one of its lengths, else the main index's term or range of terms), decodes the
+/// doclists from `%_data` through a blob handle, keeps each rowid's newest entry, then walks
+/// the rows where every token has a match-phrase hit and hands each row's hits to the same
+/// ``FTS5RankCollector`` the auxiliary function fills, so the rows, tiers, scores and total
+/// are the ones FTS5's cursor gives.
+///
+/// It serves plans whose phrases are each one term, on an index in the format it knows, and
+/// gives back nil (FTS5's cursor then ranks) when anything is not so: an index with another
+/// `detail=`, `%_config` version or structure record format, this connection in a write
+/// transaction (whose pending changes only FTS5 sees), a phrase its tokenizer splits into
+/// several terms, or any record that does not decode.
+struct DoclistRanking {
+    let database: Database
+    let plan: MatchPlan
+
+    /// The `%_config` version this reader decodes (FTS5_CURRENT_VERSION in SQLite 3.40).
+    static let formatVersion = 4
+
+    /// Fills `collector` with the plan's matches; nil when the doclists cannot serve it.
+    func collect(into collector: FTS5RankCollector) throws -> FTS5RankCollector? {
+        guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE,
+            let options = try IndexOptions(of: plan.index, in: database),
+            let keys = try phraseKeys(options)
+        else { return nil }
+        // One read transaction, so that the structure and every page are of one version.
+        let opensTransaction = database.isAutocommit
+        if opensTransaction { try database.execute(sql: "BEGIN DEFERRED") }
+        let reader = FTS5SegmentReader(
+            database: database, index: plan.index, columnCount: plan.weights.count,
+            matchedColumns: plan.matchedColumns)
+        defer {
+            reader.close()
+            collector.closeSizeReader()
+            if opensTransaction { try? database.execute(sql: "COMMIT") }
+        }
+        do {
+            let structure = try FTS5Structure(
+                structure: reader.record(10), averages: reader.record(1),
+                columnCount: plan.weights.count)
+            let lists = try keys.map { key in
+                try entries(of: key, in: structure, reader: reader)
+            }
+            collector.start(
+                rowCount: structure.rowCount, tokenCount: structure.tokenCount,
+                matchPhraseRows: plan.matchPhraseCount > 1
+                    ? lists.prefix(plan.matchPhraseCount).map { Int64($0.count) } : [])
+            return try walk(lists, into: collector) ? collector : nil
+        } catch is FTS5FormatError {
+            return nil
+        }
+    }
+
+    /// Each phrase's key in the index: its term as the index's tokenizer makes it, after the
+    /// byte of the index it is in; nil when a phrase is not one term.
+    private func phraseKeys(_ options: IndexOptions) throws -> [(key: [UInt8], isPrefix: Bool)]? {
+        let tokenizer = try FTS5Tokenizer(database: database, name: options.tokenizer)
+        var keys: [(key: [UInt8], isPrefix: Bool)] = []
+        for phrase in plan.phrases {
+            let tokens = tokenizer.tokens(in: phrase.term)
+            guard tokens.count == 1, let term = tokens.first?.text else { return nil }
+            let bytes = Array(term.utf8)
+            // FTS5 counts a prefix's characters, not its bytes (fts5IndexCharlen).
+            let characters = bytes.count { $0 & 0xC0 != 0x80 }
+            let prefixIndex =
+                phrase.isPrefix ? options.prefixLengths.firstIndex(of: characters) : nil
+            if let prefixIndex {
+                keys.append(([UInt8(ascii: "0") + UInt8(prefixIndex + 1)] + bytes, false))
+            } else {
+                keys.append(([UInt8(ascii: "0")] + bytes, phrase.isPrefix))
+            }
+        }
+        return keys
+    }
+
+    /// A phrase's entries over every segment: each term's newest entries, the terms united.
+    private func entries(
+        of key: (key: [UInt8], isPrefix: Bool), in structure: FTS5Structure,
+        reader: FTS5SegmentReader
+    ) throws -> DoclistEntries {
+        var byTerm: [[DoclistEntries]] = []
+        let columnCount = plan.weights.count
+        if key.isPrefix {
+            // Several terms: gather each term's lists from the segments that have it.
+            var termIndex: [[UInt8]: Int] = [:]
+            for segment in structure.segments {
+                for (term, list) in try reader.termDoclists(startingWith: key.key, in: segment) {
+                    let slot = termIndex[term] ?? byTerm.count
+                    if slot == byTerm.count {
+                        termIndex[term] = slot
+                        byTerm.append([])
+                    }
+                    byTerm[slot].append(list)
+                }
+            }
+        } else {
+            byTerm = [
+                try structure.segments.flatMap { segment in
+                    try reader.termDoclists(of: key.key, in: segment).map(\.entries)
+                }
+            ]
+        }
+        return DoclistEntries.union(
+            byTerm.map { DoclistEntries.resolving(newestFirst: $0, columnCount: columnCount) },
+            columnCount: columnCount)
+    }
+
+    /// Hands the collector every row where each token has a match-phrase hit, with all its
+    /// phrases' hits in (column, offset) order; false when a row's size cannot be read.
+    private func walk(_ lists: [DoclistEntries], into collector: FTS5RankCollector) throws -> Bool
+    {
+        let tokenCount = plan.tokenCount
+        let matchPhrases = (0..<tokenCount).map { token in
+            plan.phrases.indices.filter { plan.phrases[$0].isMatch && plan.phrases[$0].token == token }
+        }
+        var positions = [Int](repeating: 0, count: lists.count)
+        var rowid = Int64.min
+        while true {
+            // Leapfrog: the lowest rowid at or after `rowid` that every token hits.
+            var agreed = 0
+            var token = 0
+            while agreed < tokenCount {
+                var lowest = Int64.max
+                var isHit = false
+                for phrase in matchPhrases[token] {
+                    positions[phrase] = lists[phrase].position(atLeast: rowid, from: positions[phrase])
+                    if positions[phrase] < lists[phrase].count {
+                        lowest = min(lowest, lists[phrase].rowids[positions[phrase]])
+                        isHit = true
+                    }
+                }
+                guard isHit else { return true }
+                if lowest == rowid { agreed += 1 } else { (rowid, agreed) = (lowest, 1) }
+                token = (token + 1) % tokenCount
+            }
+            collector.beginRow()
+            for (phrase, list) in lists.enumerated() {
+                positions[phrase] = list.position(atLeast: rowid, from: positions[phrase])
+                let entry = positions[phrase]
+                guard entry < list.count, list.rowids[entry] == rowid else { continue }
+                let start = entry * list.columnCount
+                for column in 0..<list.columnCount {
+                    for _ in 0..<list.hits[start + column] {
+                        collector.recordHit(ofPhrase: phrase, inColumn: column)
+                    }
+                }
+            }
+            // A row without a size is not FTS5's: let its cursor rank the plan.
+            guard collector.endRow(rowid: rowid, readSize: { _ in SQLITE_CORRUPT }) == SQLITE_OK
+            else { return false }
+            guard rowid < .max else { return true }
+            rowid += 1
+        }
+    }
+}
+
+/// The options an FTS5 index was created with, as far as reading its doclists depends on
+/// them, from its `CREATE VIRTUAL TABLE` statement and its `%_config` table.
+struct IndexOptions {
+    let tokenizer: String
+    /// The `prefix=` lengths, in the order of their indexes (key bytes `'1'`, `'2'`, ...).
+    let prefixLengths: [Int]
+
+    /// Nil when the index is not one the doclist reader decodes: options other than
+    /// `tokenize=`, `prefix=` and external content (`detail=`, `columnsize=`,
+    /// `contentless_delete=`...), or another `%_config` version.
+    init?(of index: String, in database: Database) throws {
+        guard
+            let sql = try database.cachedStatement(
+                sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1"
+            ).firstRow([index], { $0.text(at: 0) }) ?? nil,
+            let version = try database.cachedStatement(
+                sql: "SELECT v FROM \"\(index)_config\" WHERE k = 'version'"
+            ).firstRow([], { $0.int(at: 0) }), version == DoclistRanking.formatVersion
+        else { return nil }
+        let lowered = sql.lowercased()
+        guard
+            !["detail", "columnsize", "contentless", "tokendata", "locale"].contains(where: {
+                lowered.contains($0)
+            }),
+            let tokenizer = Self.quotedOption("tokenize", in: sql),
+            !tokenizer.contains(" ")
+        else { return nil }
+        let prefixes = Self.quotedOption("prefix", in: sql) ?? ""
+        let lengths = prefixes.split(separator: " ").compactMap { Int($0) }
+        guard lengths.count == prefixes.split(separator: " ").count else { return nil }
+        self.tokenizer = tokenizer
+        prefixLengths = lengths
+    }
+
+    /// The value of `name='value'` in `sql`.
+    private static func quotedOption(_ name: String, in sql: String) -> String? {
+        guard let start = sql.firstRange(of: name + "='")?.upperBound,
+            let end = sql[start...].firstIndex(of: "'")
+        else { return nil }
+        return String(sql[start..<end])
+    }
+}
