@@ -6,7 +6,8 @@
 //       without kept rankings ("uncached": the first search of a text after a change), and
 //       the reference plan ("naive": bm25 over every match), warm, alternated, top 20 with
 //       total. Checks that fast and naive give the same results. Prints "class plan p50_ms
-//       p90_ms p99_ms count" rows.
+//       p90_ms p99_ms count" rows. With FTSEARCH_BENCH_CURSOR set, also "cursor": the first
+//       search ranked through FTS5's cursor instead of the doclist reader, timed alternately.
 //   ftsearch-bench forgiving DB QUERIES.tsv
 //       Forgiving search (lines "class<TAB>text"), without kept rankings: substring3 against
 //       the naive LIKE plan, substring1/substring2/fuzzy against prefix matching of the same
@@ -184,9 +185,11 @@ case "latency":
     }
     var mismatches = 0
     let fastOnly = getenv("FTSEARCH_BENCH_FAST_ONLY") != nil  // for profiling the default plan
+    let timesCursor = getenv("FTSEARCH_BENCH_CURSOR") != nil
     for name in classes {
         var fast: [Double] = []
         var uncached: [Double] = []
+        var cursor: [Double] = []
         var reference: [Double] = []
         for text in queries[name] ?? [] {
             let request = SearchRequest(text: text, kinds: .people, limit: 20)
@@ -196,6 +199,11 @@ case "latency":
             fast.append(milliseconds(try clock.measure { fastResults = try index.search(request) }))
             index.keepsExpensiveRankings = false
             uncached.append(milliseconds(try clock.measure { _ = try index.search(request) }))
+            if timesCursor {
+                index.ranksFromDoclists = false
+                cursor.append(milliseconds(try clock.measure { _ = try index.search(request) }))
+                index.ranksFromDoclists = true
+            }
             index.keepsExpensiveRankings = true
             if fastOnly { continue }
             reference.append(
@@ -209,6 +217,7 @@ case "latency":
         for (plan, values) in [("fast", fast), ("uncached", uncached), ("naive", reference)] {
             printRow(name, plan, values)
         }
+        if timesCursor { printRow(name, "cursor", cursor) }
     }
     print("mismatches\t\(mismatches)")
     if mismatches > 0 { exit(1) }

@@ -146,7 +146,7 @@ struct RankedPage {
     }
 
     /// A collector of `plan`'s best `capacity` matches, reading row sizes on `database`.
-    private static func makeCollector(
+    static func makeCollector(
         _ plan: MatchPlan, capacity: Int, database: Database
     ) -> FTS5RankCollector {
         FTS5RankCollector(

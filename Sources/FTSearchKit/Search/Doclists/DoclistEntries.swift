@@ -1,42 +1,96 @@
 /// Doclist entries decoded for ranking: rowids in ascending order and, for each entry, its
-/// number of hits in each column (counted only in the columns searched).
-struct DoclistEntries {
+/// number of hits in each column (counted only in the columns searched). Kept in raw storage
+/// of its own, so that the per-entry loops read plain memory.
+final class DoclistEntries {
     let columnCount: Int
-    private(set) var rowids: [Int64] = []
+    private(set) var count = 0
+    private var capacity: Int
+    private(set) var rowids: UnsafeMutablePointer<Int64>
     /// `columnCount` counts per entry.
-    private(set) var hits: [UInt32] = []
-    /// The newest segment (0) the entry came from, while segments are merged.
-    private var ages: [Int] = []
+    private(set) var hits: UnsafeMutablePointer<UInt32>
 
-    init(columnCount: Int) {
+    init(columnCount: Int, capacity: Int = 64) {
+        precondition(columnCount > 0 && capacity > 0)
         self.columnCount = columnCount
+        self.capacity = capacity
+        rowids = .allocate(capacity: capacity)
+        hits = .allocate(capacity: capacity * columnCount)
     }
 
-    var count: Int { rowids.count }
+    deinit {
+        rowids.deallocate()
+        hits.deallocate()
+    }
+
+    private func reserve(_ wanted: Int) {
+        guard wanted > capacity else { return }
+        let grown = max(wanted, 2 * capacity)
+        let newRowids = UnsafeMutablePointer<Int64>.allocate(capacity: grown)
+        newRowids.update(from: rowids, count: count)
+        rowids.deallocate()
+        rowids = newRowids
+        let newHits = UnsafeMutablePointer<UInt32>.allocate(capacity: grown * columnCount)
+        newHits.update(from: hits, count: count * columnCount)
+        hits.deallocate()
+        hits = newHits
+        capacity = grown
+    }
 
     /// Starts an entry for `rowid`, with no hits yet; returns where its counts start in `hits`.
-    mutating func append(_ rowid: Int64) -> Int {
-        rowids.append(rowid)
-        hits.append(contentsOf: repeatElement(0, count: columnCount))
-        return hits.count - columnCount
+    @inline(__always)
+    func append(_ rowid: Int64) -> Int {
+        if count == capacity { reserve(count + 1) }
+        rowids[count] = rowid
+        let start = count * columnCount
+        (hits + start).initialize(repeating: 0, count: columnCount)
+        count += 1
+        return start
     }
 
     /// Adds a hit in `column` to the entry whose counts start at `start`.
     @inline(__always)
-    mutating func addHit(at start: Int, column: Int) {
+    func addHit(at start: Int, column: Int) {
         hits[start + column] &+= 1
     }
 
+    @inline(__always)
     private func hasHits(_ entry: Int) -> Bool {
         let start = entry * columnCount
-        return hits[start..<start + columnCount].contains { $0 > 0 }
+        for column in 0..<columnCount where hits[start + column] > 0 { return true }
+        return false
     }
 
-    private mutating func append(entry: Int, of other: DoclistEntries, age: Int) {
-        rowids.append(other.rowids[entry])
-        let start = entry * columnCount
-        hits.append(contentsOf: other.hits[start..<start + columnCount])
-        ages.append(age)
+    @inline(__always)
+    private func append(entry: Int, of other: DoclistEntries) {
+        if count == capacity { reserve(count + 1) }
+        rowids[count] = other.rowids[entry]
+        (hits + count * columnCount).update(
+            from: other.hits + entry * columnCount, count: columnCount)
+        count += 1
+    }
+
+    /// Whether the entries are already one resolved list: rowids strictly ascending (no rowid
+    /// in two segments) and each entry with a hit (no delete marker, nothing filtered out).
+    var isResolved: Bool {
+        // Locals: no exclusivity check per entry.
+        let (rowids, hits, count, columnCount) = (self.rowids, self.hits, self.count, self.columnCount)
+        var previous = Int64.min
+        for entry in 0..<count {
+            let rowid = rowids[entry]
+            guard entry == 0 || previous < rowid else { return false }
+            previous = rowid
+            var sum: UInt32 = 0
+            for column in 0..<columnCount { sum |= hits[entry * columnCount + column] }
+            guard sum != 0 else { return false }
+        }
+        return true
+    }
+
+    /// A copy of the entries in `range`.
+    func entries(in range: Range<Int>) -> DoclistEntries {
+        let copy = DoclistEntries(columnCount: columnCount, capacity: max(1, range.count))
+        for entry in range { copy.append(entry: entry, of: self) }
+        return copy
     }
 
     /// One term's entries from its lists in every segment, newest segment first: for a rowid
@@ -47,24 +101,22 @@ struct DoclistEntries {
     static func resolving(newestFirst lists: [DoclistEntries], columnCount: Int)
         -> DoclistEntries
     {
-        var resolved = DoclistEntries(columnCount: columnCount)
         let order = lists.indices.filter { lists[$0].count > 0 }
             .sorted { lists[$0].rowids[0] < lists[$1].rowids[0] }
         let isDisjoint = zip(order, order.dropFirst()).allSatisfy { earlier, later in
             lists[earlier].rowids[lists[earlier].count - 1] < lists[later].rowids[0]
         }
-        if isDisjoint {
-            for list in order {
-                for entry in 0..<lists[list].count where lists[list].hasHits(entry) {
-                    resolved.append(entry: entry, of: lists[list], age: list)
-                }
+        let merged =
+            isDisjoint
+            ? order.map { lists[$0] }
+            : [merging(order.map { (lists[$0], $0) }, columnCount: columnCount, sumsHits: false)]
+        let resolved = DoclistEntries(
+            columnCount: columnCount, capacity: max(1, merged.reduce(0) { $0 + $1.count }))
+        for list in merged {
+            for entry in 0..<list.count where list.hasHits(entry) {
+                resolved.append(entry: entry, of: list)
             }
-        } else {
-            resolved = merging(
-                order.map { (lists[$0], $0) }, columnCount: columnCount, sumsHits: false)
-            resolved = resolved.filtered { resolved.hasHits($0) }
         }
-        resolved.ages = []
         return resolved
     }
 
@@ -72,10 +124,8 @@ struct DoclistEntries {
     /// phrase hits a row where any of its terms does, as often as they all do.
     static func union(_ lists: [DoclistEntries], columnCount: Int) -> DoclistEntries {
         guard lists.count != 1 else { return lists[0] }
-        var merged = merging(
+        return merging(
             lists.enumerated().map { ($1, $0) }, columnCount: columnCount, sumsHits: true)
-        merged.ages = []
-        return merged
     }
 
     /// Merges sorted lists by rowid. For a rowid in several, the entry of the lowest age is
@@ -83,21 +133,23 @@ struct DoclistEntries {
     private static func merging(
         _ lists: [(entries: DoclistEntries, age: Int)], columnCount: Int, sumsHits: Bool
     ) -> DoclistEntries {
-        var merged = DoclistEntries(columnCount: columnCount)
+        let merged = DoclistEntries(
+            columnCount: columnCount, capacity: max(1, lists.reduce(0) { $0 + $1.entries.count }))
         var positions = [Int](repeating: 0, count: lists.count)
         while true {
             var lowest: Int64 = .max
-            var chosen: Int?
+            var chosen = -1
             for (list, item) in lists.enumerated() where positions[list] < item.entries.count {
                 let rowid = item.entries.rowids[positions[list]]
-                if rowid < lowest || (rowid == lowest && item.age < lists[chosen!].age) {
+                if chosen < 0 || rowid < lowest || (rowid == lowest && item.age < lists[chosen].age)
+                {
                     lowest = rowid
                     chosen = list
                 }
             }
-            guard let chosen else { return merged }
-            merged.append(entry: positions[chosen], of: lists[chosen].entries, age: chosen)
-            let keptStart = merged.hits.count - columnCount
+            guard chosen >= 0 else { return merged }
+            merged.append(entry: positions[chosen], of: lists[chosen].entries)
+            let keptStart = (merged.count - 1) * columnCount
             for (list, item) in lists.enumerated()
             where list != chosen && positions[list] < item.entries.count
                 && item.entries.rowids[positions[list]] == lowest
@@ -114,26 +166,21 @@ struct DoclistEntries {
         }
     }
 
-    private func filtered(_ isKept: (Int) -> Bool) -> DoclistEntries {
-        var kept = DoclistEntries(columnCount: columnCount)
-        for entry in 0..<count where isKept(entry) {
-            kept.append(entry: entry, of: self, age: 0)
-        }
-        return kept
-    }
-
-    /// The first entry at or after `position` whose rowid is at least `rowid` (galloping, so
-    /// that a short list walks a long one in few steps).
+    /// The first of `count` rowids at or after `position` that is at least `rowid` (galloping,
+    /// so that a short list walks a long one in few steps).
     @inline(__always)
-    func position(atLeast rowid: Int64, from position: Int) -> Int {
-        guard position < rowids.count, rowids[position] < rowid else { return position }
+    static func position(
+        atLeast rowid: Int64, from position: Int, in rowids: UnsafeMutablePointer<Int64>,
+        count: Int
+    ) -> Int {
+        guard position < count, rowids[position] < rowid else { return position }
         var low = position
         var step = 1
-        while low + step < rowids.count && rowids[low + step] < rowid {
+        while low + step < count && rowids[low + step] < rowid {
             low += step
             step <<= 1
         }
-        var high = min(low + step, rowids.count)
+        var high = min(low + step, count)
         low += 1
         while low < high {
             let middle = (low + high) / 2

@@ -49,7 +49,7 @@ struct DoclistRanking {
                 rowCount: structure.rowCount, tokenCount: structure.tokenCount,
                 matchPhraseRows: plan.matchPhraseCount > 1
                     ? lists.prefix(plan.matchPhraseCount).map { Int64($0.count) } : [])
-            return try walk(lists, into: collector) ? collector : nil
+            return walk(lists, into: collector) ? collector : nil
         } catch is FTS5FormatError {
             return nil
         }
@@ -98,11 +98,17 @@ struct DoclistRanking {
                 }
             }
         } else {
-            byTerm = [
-                try structure.segments.flatMap { segment in
-                    try reader.termDoclists(of: key.key, in: segment).map(\.entries)
-                }
-            ]
+            // Oldest segment first, into one list: the segments of a bulk import then come in
+            // rowid order, end to end, and need no merging.
+            let shared = DoclistEntries(columnCount: columnCount, capacity: 1024)
+            var parts: [Range<Int>] = []
+            for segment in structure.segments.reversed() {
+                let start = shared.count
+                try reader.appendDoclist(of: key.key, in: segment, to: shared)
+                parts.append(start..<shared.count)
+            }
+            if shared.isResolved { return shared }
+            byTerm = [parts.reversed().map { shared.entries(in: $0) }]
         }
         return DoclistEntries.union(
             byTerm.map { DoclistEntries.resolving(newestFirst: $0, columnCount: columnCount) },
@@ -111,51 +117,102 @@ struct DoclistRanking {
 
     /// Hands the collector every row where each token has a match-phrase hit, with all its
     /// phrases' hits in (column, offset) order; false when a row's size cannot be read.
-    private func walk(_ lists: [DoclistEntries], into collector: FTS5RankCollector) throws -> Bool
-    {
-        let tokenCount = plan.tokenCount
-        let matchPhrases = (0..<tokenCount).map { token in
-            plan.phrases.indices.filter { plan.phrases[$0].isMatch && plan.phrases[$0].token == token }
+    private func walk(_ lists: [DoclistEntries], into collector: FTS5RankCollector) -> Bool {
+        // Plain pointers and counts: the loop below runs once per matching row. The lists own
+        // the memory, so they live until it ends.
+        defer { withExtendedLifetime(lists) {} }
+        let phraseCount = lists.count
+        let table = UnsafeMutablePointer<Int>.allocate(capacity: 3 * phraseCount)
+        let rowids = UnsafeMutablePointer<UnsafeMutablePointer<Int64>>.allocate(
+            capacity: phraseCount)
+        let hits = UnsafeMutablePointer<UnsafeMutablePointer<UInt32>>.allocate(
+            capacity: phraseCount)
+        defer {
+            table.deallocate()
+            rowids.deallocate()
+            hits.deallocate()
         }
-        var positions = [Int](repeating: 0, count: lists.count)
+        let counts = table
+        let positions = table + phraseCount
+        // The match phrases grouped by token, and where each token's group starts.
+        let matchPhrases = table + 2 * phraseCount
+        var groupStarts: [Int] = []
+        var next = 0
+        for token in 0..<plan.tokenCount {
+            groupStarts.append(next)
+            for (phrase, role) in plan.phrases.enumerated() where role.isMatch && role.token == token {
+                matchPhrases[next] = phrase
+                next += 1
+            }
+        }
+        groupStarts.append(next)
+        for (phrase, list) in lists.enumerated() {
+            counts[phrase] = list.count
+            positions[phrase] = 0
+            rowids[phrase] = list.rowids
+            hits[phrase] = list.hits
+        }
+        let columnCount = plan.weights.count
+        let tokenCount = plan.tokenCount
+        // One token of one match phrase (prefix and exact matching): its entries are the rows.
+        let drivesAlone = tokenCount == 1 && groupStarts[1] == 1
         var rowid = Int64.min
+        var driven = 0
         while true {
-            // Leapfrog: the lowest rowid at or after `rowid` that every token hits.
-            var agreed = 0
-            var token = 0
-            while agreed < tokenCount {
-                var lowest = Int64.max
-                var isHit = false
-                for phrase in matchPhrases[token] {
-                    positions[phrase] = lists[phrase].position(atLeast: rowid, from: positions[phrase])
-                    if positions[phrase] < lists[phrase].count {
-                        lowest = min(lowest, lists[phrase].rowids[positions[phrase]])
-                        isHit = true
+            if drivesAlone {
+                guard driven < counts[matchPhrases[0]] else { return true }
+                rowid = rowids[matchPhrases[0]][driven]
+                driven += 1
+            } else {
+                // Leapfrog: the lowest rowid at or after `rowid` that every token hits.
+                var agreed = 0
+                var token = 0
+                while agreed < tokenCount {
+                    var lowest = Int64.max
+                    var isHit = false
+                    for group in groupStarts[token]..<groupStarts[token + 1] {
+                        let phrase = matchPhrases[group]
+                        let position = DoclistEntries.position(
+                            atLeast: rowid, from: positions[phrase], in: rowids[phrase],
+                            count: counts[phrase])
+                        positions[phrase] = position
+                        if position < counts[phrase] {
+                            lowest = min(lowest, rowids[phrase][position])
+                            isHit = true
+                        }
                     }
+                    guard isHit else { return true }
+                    if lowest == rowid { agreed += 1 } else { (rowid, agreed) = (lowest, 1) }
+                    token = (token + 1) % tokenCount
                 }
-                guard isHit else { return true }
-                if lowest == rowid { agreed += 1 } else { (rowid, agreed) = (lowest, 1) }
-                token = (token + 1) % tokenCount
             }
             collector.beginRow()
-            for (phrase, list) in lists.enumerated() {
-                positions[phrase] = list.position(atLeast: rowid, from: positions[phrase])
-                let entry = positions[phrase]
-                guard entry < list.count, list.rowids[entry] == rowid else { continue }
-                let start = entry * list.columnCount
-                for column in 0..<list.columnCount {
-                    for _ in 0..<list.hits[start + column] {
+            for phrase in 0..<phraseCount {
+                let entry = DoclistEntries.position(
+                    atLeast: rowid, from: positions[phrase], in: rowids[phrase],
+                    count: counts[phrase])
+                positions[phrase] = entry
+                guard entry < counts[phrase], rowids[phrase][entry] == rowid else { continue }
+                let start = entry * columnCount
+                for column in 0..<columnCount {
+                    for _ in 0..<hits[phrase][start + column] {
                         collector.recordHit(ofPhrase: phrase, inColumn: column)
                     }
                 }
             }
             // A row without a size is not FTS5's: let its cursor rank the plan.
-            guard collector.endRow(rowid: rowid, readSize: { _ in SQLITE_CORRUPT }) == SQLITE_OK
-            else { return false }
-            guard rowid < .max else { return true }
-            rowid += 1
+            guard collector.endRow(rowid: rowid, readSize: Self.noSize) == SQLITE_OK else {
+                return false
+            }
+            if !drivesAlone {
+                guard rowid < .max else { return true }
+                rowid += 1
+            }
         }
     }
+
+    /// The last resort for a row's size, which the reader does not have.
+    private static func noSize(_ size: inout Int32) -> Int32 { SQLITE_CORRUPT }
 }
 
 /// The options an FTS5 index was created with, as far as reading its doclists depends on

@@ -7,10 +7,10 @@ final class FTS5SegmentReader {
     private let index: String
     private let data: FTS5DataReader
     private let columnCount: Int
-    /// Whether hits in each column are counted (the search's column filter).
-    private let countsColumn: [Bool]
-    private var termLeaf = FTS5Leaf()
-    private var doclistLeaf = FTS5Leaf()
+    /// Bit `c` set when hits in column `c` are counted (the search's column filter).
+    private let countedColumns: UInt64
+    private let termLeaf = FTS5Leaf()
+    private let doclistLeaf = FTS5Leaf()
     private var spanning: [UInt8] = []
 
     init(database: Database, index: String, columnCount: Int, matchedColumns: [Int]?) {
@@ -18,7 +18,10 @@ final class FTS5SegmentReader {
         self.index = index
         data = FTS5DataReader(database: database, index: index)
         self.columnCount = columnCount
-        countsColumn = (0..<columnCount).map { matchedColumns?.contains($0) ?? true }
+        precondition(columnCount <= 64)
+        countedColumns = (0..<columnCount).reduce(0) { bits, column in
+            matchedColumns?.contains(column) ?? true ? bits | 1 << column : bits
+        }
     }
 
     /// Closes the blob handle.
@@ -31,23 +34,26 @@ final class FTS5SegmentReader {
         return bytes
     }
 
-    /// The doclist in `segment` of the term `key` (its index byte first), if it has one.
-    func termDoclists(of key: [UInt8], in segment: FTS5Segment) throws
-        -> [(term: [UInt8], entries: DoclistEntries)]
+    /// Appends to `entries` the doclist in `segment` of the term `key` (its index byte
+    /// first), if it has one.
+    func appendDoclist(of key: [UInt8], in segment: FTS5Segment, to entries: DoclistEntries)
+        throws
     {
-        try doclists(of: key, isPrefix: false, in: segment)
+        _ = try doclists(of: key, isPrefix: false, in: segment, appendingTo: entries)
     }
 
     /// The doclists in `segment` of every term starting with `key`, in term order.
     func termDoclists(startingWith key: [UInt8], in segment: FTS5Segment) throws
         -> [(term: [UInt8], entries: DoclistEntries)]
     {
-        try doclists(of: key, isPrefix: true, in: segment)
+        try doclists(of: key, isPrefix: true, in: segment, appendingTo: nil)
     }
 
-    private func doclists(of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment) throws
-        -> [(term: [UInt8], entries: DoclistEntries)]
-    {
+    /// The doclists of `key` or the terms starting with it, each appended to `common` or else
+    /// to a list of its own.
+    private func doclists(
+        of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment, appendingTo common: DoclistEntries?
+    ) throws -> [(term: [UInt8], entries: DoclistEntries)] {
         guard segment.firstPage > 0, segment.firstPage <= segment.lastPage else { return [] }
         // The leaf whose first term is the last at or before the key (fts5SegIterSeekInit).
         let indexed =
@@ -64,21 +70,23 @@ final class FTS5SegmentReader {
             for (position, start) in offsets.enumerated() {
                 var offset = start
                 let footer = termLeaf.footerOffset
-                try termLeaf.bytes.withUnsafeBufferPointer { (bytes) throws(FTS5FormatError) in
-                    // The first term of a page is whole; each next one shares a prefix with
-                    // the one before.
-                    let shared =
-                        position == 0
-                        ? 0 : try FTS5Format.count(in: bytes, at: &offset, end: footer, limit: term.count)
-                    let added = try FTS5Format.count(
-                        in: bytes, at: &offset, end: footer, limit: footer - offset)
-                    term.removeSubrange(shared...)
-                    term += bytes[offset..<offset + added]
-                    offset += added
-                }
+                let bytes = termLeaf.bytes
+                // The first term of a page is whole; each next one shares a prefix with the
+                // one before.
+                let shared =
+                    position == 0
+                    ? 0 : try FTS5Format.count(in: bytes, at: &offset, end: footer, limit: term.count)
+                let added = try FTS5Format.count(
+                    in: bytes, at: &offset, end: footer, limit: footer - offset)
+                term.removeSubrange(shared...)
+                term += bytes[offset..<offset + added]
+                offset += added
                 if isPrefix ? term.starts(with: key) : term == key {
                     let end = position + 1 < offsets.count ? offsets[position + 1] : footer
-                    found.append((term, try doclist(at: offset, end: end, page: page, of: segment)))
+                    let entries =
+                        common ?? DoclistEntries(columnCount: columnCount, capacity: 256)
+                    try appendDoclist(at: offset, end: end, page: page, of: segment, to: entries)
+                    found.append((term, entries))
                     if !isPrefix { return found }
                 } else if key.lexicographicallyPrecedes(term) {
                     return found
@@ -89,12 +97,11 @@ final class FTS5SegmentReader {
         return found
     }
 
-    /// Decodes the doclist starting at `offset` of leaf `page` and ending at `end` there (the
+    /// Decodes, appending to `entries`, the doclist starting at `offset` of leaf `page` and ending at `end` there (the
     /// next term) or, when `end` is the footer, going on on the next pages of the segment.
-    private func doclist(at start: Int, end: Int, page: Int, of segment: FTS5Segment)
-        throws(FTS5FormatError) -> DoclistEntries
-    {
-        var entries = DoclistEntries(columnCount: columnCount)
+    private func appendDoclist(
+        at start: Int, end: Int, page: Int, of segment: FTS5Segment, to entries: DoclistEntries
+    ) throws(FTS5FormatError) {
         try doclistLeaf.load(page: page, of: segment, from: data)
         var page = page
         var offset = start
@@ -108,10 +115,8 @@ final class FTS5SegmentReader {
         while true {
             // The entry's rowid: absolute first and at a page's first rowid, else a delta.
             let isAbsolute = isFirst || offset == absoluteRowidOffset
-            let value = try doclistLeaf.bytes.withUnsafeBufferPointer {
-                (bytes) throws(FTS5FormatError) in
-                try FTS5Format.varint(in: bytes, at: &offset, end: regionEnd)
-            }
+            var bytes = doclistLeaf.bytes
+            let value = try FTS5Format.varint(in: bytes, at: &offset, end: regionEnd)
             if isAbsolute {
                 let next = Int64(bitPattern: value)
                 guard isFirst || next > rowid else { throw FTS5FormatError(reason: "rowid order") }
@@ -124,38 +129,31 @@ final class FTS5SegmentReader {
             isFirst = false
             let hitsStart = entries.append(rowid)
             // The position list: its size (times 2, plus the delete flag), then its bytes.
-            let size = try doclistLeaf.bytes.withUnsafeBufferPointer {
-                (bytes) throws(FTS5FormatError) in
-                Int(try FTS5Format.varint(in: bytes, at: &offset, end: regionEnd) >> 1)
-            }
+            let size = Int(try FTS5Format.varint(in: bytes, at: &offset, end: regionEnd) >> 1)
             if size <= regionEnd - offset {
-                try doclistLeaf.bytes.withUnsafeBufferPointer { (bytes) throws(FTS5FormatError) in
-                    try countHits(in: bytes, from: offset, to: offset + size, into: &entries, at: hitsStart)
-                }
+                try countHits(in: bytes, from: offset, to: offset + size, into: entries, at: hitsStart)
                 offset += size
             } else {
                 // It goes on at offset 4 of the next pages (fts5ChunkIterate).
                 spanning.removeAll(keepingCapacity: true)
-                spanning += doclistLeaf.bytes[offset..<regionEnd]
+                spanning += bytes[offset..<regionEnd]
                 var remaining = size - (regionEnd - offset)
                 guard !endsAtTerm else { throw FTS5FormatError(reason: "position list") }
                 while remaining > 0 {
                     page += 1
                     try doclistLeaf.load(page: page, of: segment, from: data)
-                    let stop =
-                        doclistLeaf.firstRowidOffset != 0
-                        ? doclistLeaf.firstRowidOffset
-                        : doclistLeaf.termOffsets.first ?? doclistLeaf.footerOffset
+                    bytes = doclistLeaf.bytes
+                    let stop = doclistLeaf.continuationEnd
                     let taken = min(remaining, stop - 4)
                     guard taken == remaining || stop == doclistLeaf.footerOffset else {
                         throw FTS5FormatError(reason: "position list")
                     }
-                    spanning += doclistLeaf.bytes[4..<4 + taken]
+                    spanning += bytes[4..<4 + taken]
                     remaining -= taken
                     offset = 4 + taken
                 }
                 try spanning.withUnsafeBufferPointer { (bytes) throws(FTS5FormatError) in
-                    try countHits(in: bytes, from: 0, to: bytes.count, into: &entries, at: hitsStart)
+                    try countHits(in: bytes, from: 0, to: bytes.count, into: entries, at: hitsStart)
                 }
                 absoluteRowidOffset = doclistLeaf.firstRowidOffset == 0 ? -1 : doclistLeaf.firstRowidOffset
                 regionEnd = doclistLeaf.termOffsets.first ?? doclistLeaf.footerOffset
@@ -166,12 +164,12 @@ final class FTS5SegmentReader {
             }
             if offset < regionEnd { continue }
             guard offset == regionEnd else { throw FTS5FormatError(reason: "doclist end") }
-            if endsAtTerm { return entries }
+            if endsAtTerm { return }
             // The page is done: the doclist goes on at the next page's first rowid, ends at
             // its first term, or (a page of one long position list) passes over it.
             while true {
                 page += 1
-                guard page <= segment.lastPage else { return entries }
+                guard page <= segment.lastPage else { return }
                 try doclistLeaf.load(page: page, of: segment, from: data)
                 if doclistLeaf.firstRowidOffset != 0 {
                     offset = doclistLeaf.firstRowidOffset
@@ -180,7 +178,7 @@ final class FTS5SegmentReader {
                     endsAtTerm = !doclistLeaf.termOffsets.isEmpty
                     break
                 }
-                if !doclistLeaf.termOffsets.isEmpty { return entries }
+                if !doclistLeaf.termOffsets.isEmpty { return }
             }
         }
     }
@@ -191,7 +189,7 @@ final class FTS5SegmentReader {
     @inline(__always)
     private func countHits(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
-        into entries: inout DoclistEntries, at hitsStart: Int
+        into entries: DoclistEntries, at hitsStart: Int
     ) throws(FTS5FormatError) {
         var column = 0
         var offset = start
@@ -210,7 +208,7 @@ final class FTS5SegmentReader {
                 guard offset < end, length <= 9 else { throw FTS5FormatError(reason: "offset varint") }
             }
             offset += 1
-            if countsColumn[column] { entries.addHit(at: hitsStart, column: column) }
+            if countedColumns & 1 << column != 0 { entries.addHit(at: hitsStart, column: column) }
         }
     }
 }
