@@ -20,7 +20,10 @@ import FTSearchTestSupport
         // Columns of more than 127, 255 and 16,383 tokens (several varint bytes in the
         // docsize table, a row size byte of 255, position lists spanning leaf pages).
         let long = [130, 260, 300, 16_400].map { count in
-            ("Ann", "Long\(count)", "Acme " + Array(repeating: "amber", count: count).joined(separator: " "))
+            (
+                "Ann", "Long\(count)",
+                "Acme " + Array(repeating: "amber", count: count).joined(separator: " ")
+            )
         }
         try index.importPeople(people + long)
         try index.importPeople((0..<500).map { _ in Self.randomPerson(using: &random) })
@@ -46,7 +49,11 @@ import FTSearchTestSupport
     /// Every match mode, and field-restricted requests with other weights.
     static func requests(_ text: String) -> [SearchRequest] {
         FastRankingTests.requests(text, kinds: .all, limit: 20, offset: 0)
-            + [SearchRequest(text: text, kinds: .people, limit: 3, offset: 0, weights: ["company": 0.3, "first_name": 1.7])]
+            + [
+                SearchRequest(
+                    text: text, kinds: .people, limit: 3, offset: 0,
+                    weights: ["company": 0.3, "first_name": 1.7])
+            ]
     }
 
     /// Compares the reader's results with FTS5's cursor and the reference plan for every text,
@@ -68,11 +75,14 @@ import FTSearchTestSupport
                 guard let (plans, _) = try reader.plans(for: request) else { continue }
                 for plan in plans {
                     let collector = RankedPage.makeCollector(plan, capacity: 20, database: database)
-                    if try DoclistRanking(database: index.database, plan: plan).collect(into: collector) != nil {
+                    if try DoclistRanking(database: index.database, plan: plan).collect(
+                        into: collector) != nil
+                    {
                         served += 1
                     } else {
                         // Only multi-trigram phrases are the cursor's.
-                        #expect(request.match == .substring && text.count > 1, "not served: \(name)")
+                        #expect(
+                            request.match == .substring && text.count > 1, "not served: \(name)")
                     }
                 }
             }
@@ -95,13 +105,16 @@ import FTSearchTestSupport
                     switch Int.random(in: 0..<3, using: &random) {
                     case 0:
                         try database.execute(
-                            sql: "UPDATE people SET first_name = ?, last_name = ?, company = ? WHERE id = ?",
+                            sql:
+                                "UPDATE people SET first_name = ?, last_name = ?, company = ? WHERE id = ?",
                             arguments: [first, last, company, id])
                     case 1:
-                        try database.execute(sql: "DELETE FROM people WHERE id = ?", arguments: [id])
+                        try database.execute(
+                            sql: "DELETE FROM people WHERE id = ?", arguments: [id])
                     default:
                         try database.execute(
-                            sql: "INSERT INTO people(first_name, last_name, company, created_at, updated_at) VALUES (?, ?, ?, 0, 0)",
+                            sql:
+                                "INSERT INTO people(first_name, last_name, company, created_at, updated_at) VALUES (?, ?, ?, 0, 0)",
                             arguments: [first, last, company])
                     }
                 }
@@ -109,7 +122,9 @@ import FTSearchTestSupport
             if round == 5 { try expectReaderEqualsCursor("after writes") }
         }
         let segments = try database.fetchInt(
-            sql: "SELECT count(*) FROM people_fts_data WHERE id >= 137438953472 AND (id & 2147483647) = 1")
+            sql:
+                "SELECT count(*) FROM people_fts_data WHERE id >= 137438953472 AND (id & 2147483647) = 1"
+        )
         #expect((segments ?? 0) > 2, "writes left several segments")
         try expectReaderEqualsCursor("after more writes and automerges")
         _ = try index.optimize()
@@ -124,7 +139,9 @@ import FTSearchTestSupport
         try database.inTransaction {
             try index.database.execute(sql: "DELETE FROM people WHERE id = 1")
             let collector = RankedPage.makeCollector(plan, capacity: 20, database: database)
-            #expect(try DoclistRanking(database: index.database, plan: plan).collect(into: collector) == nil)
+            #expect(
+                try DoclistRanking(database: index.database, plan: plan).collect(into: collector)
+                    == nil)
             #expect(try engine.search(request) == (try engine.referenceSearch(request)))
         }
     }
@@ -133,14 +150,17 @@ import FTSearchTestSupport
         let database = index.database
         #expect(try IndexOptions(of: "people_fts", in: database)?.prefixLengths == [1, 2, 3])
         try database.execute(
-            sql: "CREATE VIRTUAL TABLE columns_only USING fts5(a, tokenize='ftsearch', detail=column)")
+            sql:
+                "CREATE VIRTUAL TABLE columns_only USING fts5(a, tokenize='ftsearch', detail=column)"
+        )
         #expect(try IndexOptions(of: "columns_only", in: database) == nil)
         try database.execute(sql: "CREATE VIRTUAL TABLE later USING fts5(a, tokenize='ftsearch')")
         try database.execute(sql: "UPDATE later_config SET v = 5 WHERE k = 'version'")
         #expect(try IndexOptions(of: "later", in: database) == nil)
         // A V2 structure record (contentless_delete=1) begins FF 00 00 01 after the cookie.
         #expect(throws: FTS5FormatError.self) {
-            try FTS5Structure(structure: [0, 0, 0, 1, 0xFF, 0, 0, 1, 0], averages: [1, 1], columnCount: 1)
+            try FTS5Structure(
+                structure: [0, 0, 0, 1, 0xFF, 0, 0, 1, 0], averages: [1, 1], columnCount: 1)
         }
     }
 
@@ -156,17 +176,20 @@ import FTSearchTestSupport
             ids.append($0.int64(at: 0))
         }
         for id in ids.shuffled(using: &random).prefix(20) {
-            var block = try database.makeStatement(sql: "SELECT block FROM people_fts_data WHERE id = ?")
+            var block =
+                try database.makeStatement(sql: "SELECT block FROM people_fts_data WHERE id = ?")
                 .firstRow([id]) { $0.bytes(at: 0) } ?? []
             guard !block.isEmpty else { continue }
             if Bool.random(using: &random) {
                 block.removeLast(Int.random(in: 1...block.count, using: &random))
             } else {
                 for _ in 0..<4 {
-                    block[Int.random(in: 0..<block.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+                    block[Int.random(in: 0..<block.count, using: &random)] ^= UInt8.random(
+                        in: 1...255, using: &random)
                 }
             }
-            try database.execute(sql: "UPDATE people_fts_data SET block = ? WHERE id = ?", arguments: [block, id])
+            try database.execute(
+                sql: "UPDATE people_fts_data SET block = ? WHERE id = ?", arguments: [block, id])
         }
         let engine = QueryEngine(database: database, tokenizer: try corrupted.tokenizer)
         var served = 0
@@ -176,7 +199,8 @@ import FTSearchTestSupport
             let collector = RankedPage.makeCollector(plan, capacity: 20, database: database)
             // Either the reader gives the plan back, or it ranked what it could decode, or it
             // throws; it never crashes. The search itself then ranks or reports an error.
-            if (try? DoclistRanking(database: database, plan: plan).collect(into: collector)) != nil {
+            if (try? DoclistRanking(database: database, plan: plan).collect(into: collector)) != nil
+            {
                 served += 1
             }
             _ = try? engine.search(request)

@@ -73,7 +73,9 @@ final class DoclistEntries {
     /// in two segments) and each entry with a hit (no delete marker, nothing filtered out).
     var isResolved: Bool {
         // Locals: no exclusivity check per entry.
-        let (rowids, hits, count, columnCount) = (self.rowids, self.hits, self.count, self.columnCount)
+        let (rowids, hits, count, columnCount) = (
+            self.rowids, self.hits, self.count, self.columnCount
+        )
         var previous = Int64.min
         for entry in 0..<count {
             let rowid = rowids[entry]

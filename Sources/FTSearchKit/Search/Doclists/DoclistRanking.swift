@@ -140,7 +140,8 @@ struct DoclistRanking {
         var next = 0
         for token in 0..<plan.tokenCount {
             groupStarts.append(next)
-            for (phrase, role) in plan.phrases.enumerated() where role.isMatch && role.token == token {
+            for (phrase, role) in plan.phrases.enumerated()
+            where role.isMatch && role.token == token {
                 matchPhrases[next] = phrase
                 next += 1
             }

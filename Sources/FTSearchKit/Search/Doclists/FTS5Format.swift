@@ -107,7 +107,8 @@ struct FTS5Structure {
         try averages.withUnsafeBufferPointer { (bytes) throws(FTS5FormatError) in
             var offset = 0
             rows = Int64(
-                try FTS5Format.count(in: bytes, at: &offset, end: bytes.count, limit: Int(Int64.max)))
+                try FTS5Format.count(
+                    in: bytes, at: &offset, end: bytes.count, limit: Int(Int64.max)))
             for _ in 0..<columnCount {
                 let (sum, overflow) = tokens.addingReportingOverflow(
                     Int64(

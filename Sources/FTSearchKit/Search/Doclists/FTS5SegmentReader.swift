@@ -52,7 +52,8 @@ final class FTS5SegmentReader {
     /// The doclists of `key` or the terms starting with it, each appended to `common` or else
     /// to a list of its own.
     private func doclists(
-        of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment, appendingTo common: DoclistEntries?
+        of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment,
+        appendingTo common: DoclistEntries?
     ) throws -> [(term: [UInt8], entries: DoclistEntries)] {
         guard segment.firstPage > 0, segment.firstPage <= segment.lastPage else { return [] }
         // The leaf whose first term is the last at or before the key (fts5SegIterSeekInit).
@@ -75,7 +76,8 @@ final class FTS5SegmentReader {
                 // one before.
                 let shared =
                     position == 0
-                    ? 0 : try FTS5Format.count(in: bytes, at: &offset, end: footer, limit: term.count)
+                    ? 0
+                    : try FTS5Format.count(in: bytes, at: &offset, end: footer, limit: term.count)
                 let added = try FTS5Format.count(
                     in: bytes, at: &offset, end: footer, limit: footer - offset)
                 term.removeSubrange(shared...)
@@ -131,7 +133,8 @@ final class FTS5SegmentReader {
             // The position list: its size (times 2, plus the delete flag), then its bytes.
             let size = Int(try FTS5Format.varint(in: bytes, at: &offset, end: regionEnd) >> 1)
             if size <= regionEnd - offset {
-                try countHits(in: bytes, from: offset, to: offset + size, into: entries, at: hitsStart)
+                try countHits(
+                    in: bytes, from: offset, to: offset + size, into: entries, at: hitsStart)
                 offset += size
             } else {
                 // It goes on at offset 4 of the next pages (fts5ChunkIterate).
@@ -155,7 +158,8 @@ final class FTS5SegmentReader {
                 try spanning.withUnsafeBufferPointer { (bytes) throws(FTS5FormatError) in
                     try countHits(in: bytes, from: 0, to: bytes.count, into: entries, at: hitsStart)
                 }
-                absoluteRowidOffset = doclistLeaf.firstRowidOffset == 0 ? -1 : doclistLeaf.firstRowidOffset
+                absoluteRowidOffset =
+                    doclistLeaf.firstRowidOffset == 0 ? -1 : doclistLeaf.firstRowidOffset
                 regionEnd = doclistLeaf.termOffsets.first ?? doclistLeaf.footerOffset
                 endsAtTerm = !doclistLeaf.termOffsets.isEmpty
                 guard offset == absoluteRowidOffset || offset == regionEnd else {
@@ -197,7 +201,8 @@ final class FTS5SegmentReader {
             let byte = bytes[offset]
             if byte == 0x01 {
                 offset += 1
-                column = try FTS5Format.count(in: bytes, at: &offset, end: end, limit: columnCount - 1)
+                column = try FTS5Format.count(
+                    in: bytes, at: &offset, end: end, limit: columnCount - 1)
                 continue
             }
             guard byte != 0 else { throw FTS5FormatError(reason: "offset 0") }
@@ -205,7 +210,9 @@ final class FTS5SegmentReader {
             while bytes[offset] & 0x80 != 0 {
                 offset += 1
                 length += 1
-                guard offset < end, length <= 9 else { throw FTS5FormatError(reason: "offset varint") }
+                guard offset < end, length <= 9 else {
+                    throw FTS5FormatError(reason: "offset varint")
+                }
             }
             offset += 1
             if countedColumns & 1 << column != 0 { entries.addHit(at: hitsStart, column: column) }
