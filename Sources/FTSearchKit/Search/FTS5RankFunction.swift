@@ -36,19 +36,20 @@ final class FTS5RankCollector {
     let tokenCount: Int
     /// The number of match phrases (the first phrases of the query).
     let matchCount: Int
-    let weights: [Double]
+    /// The bm25 weight of each column.
+    private let weights: UnsafeMutableBufferPointer<Double>
     let capacity: Int
     /// The rows where every token matched.
     private(set) var total = 0
     private(set) var candidates: [Candidate] = []
     /// The IDF of each match phrase (all 1 for a single phrase until ``finish()``).
-    private(set) var idf: [Double]
+    private let idf: UnsafeMutableBufferPointer<Double>
     /// Per phrase: its token, and what a hit says (see ``MatchPlan/Phrase``).
-    private let phraseTokens: [Int]
-    private let phraseTypos: [Int]
-    private let phraseIsWhole: [Bool]
-    private let phraseStartsWord: [Bool]
-    private let phraseIsAccentExact: [Bool]
+    private let phraseTokens: UnsafeMutableBufferPointer<Int>
+    private let phraseTypos: UnsafeMutableBufferPointer<Int>
+    private let phraseIsWhole: UnsafeMutableBufferPointer<Bool>
+    private let phraseStartsWord: UnsafeMutableBufferPointer<Bool>
+    private let phraseIsAccentExact: UnsafeMutableBufferPointer<Bool>
     private var averageSize = 0.0
     private var isStarted = false
     private var heap: [Candidate] = []  // min-heap on (whole, value): the best `capacity` so far
@@ -83,14 +84,14 @@ final class FTS5RankCollector {
         precondition(plan.tokenCount > 0 && plan.matchPhraseCount > 0 && capacity > 0)
         tokenCount = plan.tokenCount
         matchCount = plan.matchPhraseCount
-        weights = plan.weights
+        weights = Self.buffer(plan.weights)
         self.capacity = capacity
-        phraseTokens = plan.phrases.map(\.token)
-        phraseTypos = plan.phrases.map(\.typos)
-        phraseIsWhole = plan.phrases.map(\.isWhole)
-        phraseStartsWord = plan.phrases.map(\.startsWord)
-        phraseIsAccentExact = plan.phrases.map(\.isAccentExact)
-        idf = Array(repeating: 1, count: matchCount)
+        phraseTokens = Self.buffer(plan.phrases.map(\.token))
+        phraseTypos = Self.buffer(plan.phrases.map(\.typos))
+        phraseIsWhole = Self.buffer(plan.phrases.map(\.isWhole))
+        phraseStartsWord = Self.buffer(plan.phrases.map(\.startsWord))
+        phraseIsAccentExact = Self.buffer(plan.phrases.map(\.isAccentExact))
+        idf = Self.buffer(Array(repeating: 1.0, count: matchCount))
         frequencies = .allocate(capacity: matchCount)
         hitCounts = .allocate(capacity: matchCount)
         tokenMatched = .allocate(capacity: tokenCount)
@@ -103,6 +104,9 @@ final class FTS5RankCollector {
 
     deinit {
         closeSizeReader()
+        for buffer in [weights, idf] { buffer.deallocate() }
+        for buffer in [phraseTokens, phraseTypos] { buffer.deallocate() }
+        for buffer in [phraseIsWhole, phraseStartsWord, phraseIsAccentExact] { buffer.deallocate() }
         frequencies.deallocate()
         hitCounts.deallocate()
         tokenMatched.deallocate()
@@ -110,6 +114,14 @@ final class FTS5RankCollector {
         tokenStartsWord.deallocate()
         tokenTypos.deallocate()
         tokenAccentExact.deallocate()
+    }
+
+    /// A buffer of its own holding `values`, for the per-row loops (no exclusivity checks, no
+    /// reference counting).
+    private static func buffer<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: values.count)
+        _ = buffer.initialize(from: values)
+        return buffer
     }
 
     /// The rows that can be among the best `capacity` (ties with the last one included), best
@@ -148,7 +160,7 @@ final class FTS5RankCollector {
         if !isStarted && other.isStarted {
             isStarted = true
             rowCount = other.rowCount
-            idf = other.idf
+            _ = idf.update(fromContentsOf: other.idf)
         }
         if failure == SQLITE_OK { failure = other.failure }
     }
@@ -203,7 +215,8 @@ final class FTS5RankCollector {
     /// bm25's sum over the match phrases for a row of `size` tokens (fts5Bm25Function).
     @inline(__always)
     private static func score(
-        size: Double, frequencies: UnsafeMutableBufferPointer<Double>, idf: [Double],
+        size: Double, frequencies: UnsafeMutableBufferPointer<Double>,
+        idf: UnsafeMutableBufferPointer<Double>,
         averageSize: Double
     ) -> Double {
         let k1 = 1.2
