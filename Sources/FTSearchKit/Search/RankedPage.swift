@@ -157,13 +157,58 @@ struct RankedPage {
     }
 
     /// `plan`'s matches collected from the index's doclists; nil when the reader does not
-    /// serve the plan.
+    /// serve the plan. One token of one match phrase on a large table is read in two halves of
+    /// the segments at once, the older on the helper's connection, when the halves turn out
+    /// to hold disjoint rowids (as a bulk import's segments do) and the same structure.
     private func collectFromDoclists(_ plan: MatchPlan, capacity: Int) throws
         -> FTS5RankCollector?
     {
         guard readsDoclists else { return nil }
-        return try DoclistRanking(database: database, plan: plan).collect(
-            into: Self.makeCollector(plan, capacity: capacity, database: database))
+        let ranking = DoclistRanking(database: database, plan: plan)
+        if plan.tokenCount == 1, plan.matchPhraseCount == 1, try spansWidely(plan.kind),
+            let helper = helper()
+        {
+            let older = helper.start { database in
+                try DoclistRanking(database: database, plan: plan).collect(
+                    into: Self.makeCollector(plan, capacity: capacity, database: database),
+                    segments: .older)
+            }
+            let newer = try ranking.collect(
+                into: Self.makeCollector(plan, capacity: capacity, database: database),
+                segments: .newer)
+            // Any failure of the helper only costs the parallelism.
+            let other = try? older.wait()
+            if let newer, let other,
+                newer.structure == other.structure, newer.isDisjoint(from: other)
+            {
+                newer.collector.absorb(other.collector)
+                return newer.collector
+            }
+        }
+        return try ranking.collect(
+            into: Self.makeCollector(plan, capacity: capacity, database: database)
+        )?.collector
+    }
+
+    /// Whether `kind`'s rowids span at least ``parallelMinimumSpan``, so that ranking it in two
+    /// halves at once is worth a second connection.
+    private func spansWidely(_ kind: Kind) throws -> Bool {
+        try rowidSpan(of: kind).map { lowest, highest in
+            let (width, overflow) = highest.subtractingReportingOverflow(lowest)
+            return overflow || width >= parallelMinimumSpan
+        } ?? false
+    }
+
+    /// The lowest and highest id of `kind`, nil when it has no records.
+    private func rowidSpan(of kind: Kind) throws -> (lowest: Int64, highest: Int64)? {
+        try database
+            .cachedStatement(
+                sql:
+                    "SELECT (SELECT min(id) FROM \(kind.tableName)), (SELECT max(id) FROM \(kind.tableName))"
+            )
+            .firstRow { row -> (lowest: Int64, highest: Int64)? in
+                row.isNull(at: 0) ? nil : (row.int64(at: 0), row.int64(at: 1))
+            } ?? nil
     }
 
     /// Runs the ranking query of `plan` over its matches in `rowids`, on `database`, keeping
@@ -191,18 +236,9 @@ struct RankedPage {
     private func collectInParallel(_ plan: MatchPlan, capacity: Int) throws
         -> FTS5RankCollector?
     {
-        guard plan.tokenCount == 1 else { return nil }
-        let kind = plan.kind
-        let span: (lowest: Int64, highest: Int64)? =
-            try database
-            .cachedStatement(
-                sql:
-                    "SELECT (SELECT min(id) FROM \(kind.tableName)), (SELECT max(id) FROM \(kind.tableName))"
-            )
-            .firstRow { row -> (lowest: Int64, highest: Int64)? in
-                row.isNull(at: 0) ? nil : (row.int64(at: 0), row.int64(at: 1))
-            } ?? nil
-        guard let (lowest, highest) = span else { return nil }
+        guard plan.tokenCount == 1, let (lowest, highest) = try rowidSpan(of: plan.kind) else {
+            return nil
+        }
         let (width, overflow) = highest.subtractingReportingOverflow(lowest)
         guard overflow || width >= parallelMinimumSpan, let helper = helper() else { return nil }
         let middle = lowest / 2 + highest / 2

@@ -64,6 +64,11 @@ import FTSearchTestSupport
         let reader = QueryEngine(database: index.database, tokenizer: tokenizer)
         var cursor = reader
         cursor.readsDoclists = false
+        // One-word searches read the two halves of the segments on two connections at once.
+        let helper = try RankingHelper(path: index.path)
+        let inHalves = QueryEngine(
+            database: index.database, tokenizer: tokenizer, helper: { helper },
+            parallelMinimumSpan: 0)
         let database = index.database
         var served = 0
         for text in Self.texts {
@@ -72,6 +77,7 @@ import FTSearchTestSupport
                 let fromDoclists = try reader.search(request)
                 #expect(fromDoclists == (try cursor.search(request)), "cursor: \(name)")
                 #expect(fromDoclists == (try reader.referenceSearch(request)), "reference: \(name)")
+                #expect(fromDoclists == (try inHalves.search(request)), "halves: \(name)")
                 guard let (plans, _) = try reader.plans(for: request) else { continue }
                 for plan in plans {
                     let collector = RankedPage.makeCollector(plan, capacity: 20, database: database)
@@ -129,6 +135,49 @@ import FTSearchTestSupport
         try expectReaderEqualsCursor("after more writes and automerges")
         _ = try index.optimize()
         try expectReaderEqualsCursor("optimized")
+    }
+
+    @Test func halvesOfTheSegmentsMergeIntoTheWhole() throws {
+        let database = index.database
+        let engine = QueryEngine(database: database, tokenizer: try index.tokenizer)
+        var merged = 0
+        for text in Self.texts {
+            let request = SearchRequest(text: text, kinds: .people, limit: 20)
+            // Several match phrases need every segment for their IDFs.
+            guard let plan = try engine.plans(for: request)?.0.first, plan.matchPhraseCount == 1
+            else { continue }
+            let ranking = DoclistRanking(database: database, plan: plan)
+            func collection(_ segments: DoclistRanking.Segments) throws -> DoclistRanking.Collection
+            {
+                try #require(
+                    try ranking.collect(
+                        into: RankedPage.makeCollector(plan, capacity: 20, database: database),
+                        segments: segments))
+            }
+            let whole = try collection(.all)
+            let newer = try collection(.newer)
+            let older = try collection(.older)
+            #expect(newer.structure == whole.structure)
+            // Two imports: the second one's rows all come after the first one's.
+            try #require(newer.isDisjoint(from: older))
+            newer.collector.absorb(older.collector)
+            #expect(newer.collector.total == whole.collector.total, "total of \(text)")
+            // Rows of one (tier, score) come in no particular order: the page orders them.
+            let byRank = {
+                (
+                    a: (rowid: Int64, tier: Int, score: Double),
+                    b: (rowid: Int64, tier: Int, score: Double)
+                ) in
+                (a.tier, a.score, b.rowid) > (b.tier, b.score, a.rowid)
+            }
+            let halves = try newer.collector.finish().sorted(by: byRank)
+            let all = try whole.collector.finish().sorted(by: byRank)
+            #expect(halves.map(\.rowid) == all.map(\.rowid), "rows of \(text)")
+            #expect(halves.map(\.score) == all.map(\.score), "scores of \(text)")
+            #expect(halves.map(\.tier) == all.map(\.tier), "tiers of \(text)")
+            merged += 1
+        }
+        #expect(merged > 10)
     }
 
     @Test func anOpenWriteTransactionFallsBackToTheCursor() throws {

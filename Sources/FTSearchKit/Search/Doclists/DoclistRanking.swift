@@ -21,8 +21,36 @@ struct DoclistRanking {
     /// The `%_config` version this reader decodes (FTS5_CURRENT_VERSION in SQLite 3.40).
     static let formatVersion = 4
 
-    /// Fills `collector` with the plan's matches; nil when the doclists cannot serve it.
-    func collect(into collector: FTS5RankCollector) throws -> FTS5RankCollector? {
+    /// Which of the index's segments are read.
+    enum Segments {
+        case all
+        /// The newer half of the segments, or the older (the rest): for two connections at
+        /// once, each ranking the rows of its half (see ``Collection/isDisjoint(from:)``).
+        case newer, older
+    }
+
+    /// What a collection read: the collector filled, the structure record it read the
+    /// segments from, and the lowest and highest rowid of every entry it decoded, delete
+    /// markers included (nil when none).
+    struct Collection {
+        let collector: FTS5RankCollector
+        let structure: [UInt8]
+        let rowids: ClosedRange<Int64>?
+
+        /// Whether no rowid can have entries in both collections: then each ranked its rows
+        /// exactly as reading all the segments would, and the two can be merged.
+        func isDisjoint(from other: Collection) -> Bool {
+            guard let mine = rowids, let theirs = other.rowids else { return true }
+            return mine.upperBound < theirs.lowerBound || theirs.upperBound < mine.lowerBound
+        }
+    }
+
+    /// Fills `collector` with the plan's matches in `segments`; nil when the doclists cannot
+    /// serve it (or a half is asked of an index of fewer than two segments, or for a plan of
+    /// several match phrases).
+    func collect(into collector: FTS5RankCollector, segments: Segments = .all) throws
+        -> Collection?
+    {
         guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE,
             let options = try IndexOptions(of: plan.index, in: database),
             let keys = try phraseKeys(options)
@@ -39,17 +67,31 @@ struct DoclistRanking {
             if opensTransaction { try? database.execute(sql: "COMMIT") }
         }
         do {
+            let record = try reader.record(10)
             let structure = try FTS5Structure(
-                structure: reader.record(10), averages: reader.record(1),
-                columnCount: plan.weights.count)
+                structure: record, averages: reader.record(1), columnCount: plan.weights.count)
+            let all = structure.segments
+            let half = all.count / 2
+            let read: ArraySlice<FTS5Segment>
+            switch segments {
+            case .all: read = all[...]
+            case .newer: read = all.prefix(half)
+            case .older: read = all.dropFirst(half)
+            }
+            // Several match phrases need the rows of every segment for their IDFs.
+            guard segments == .all || (half > 0 && plan.matchPhraseCount == 1) else {
+                return nil
+            }
+            var rowids: ClosedRange<Int64>?
             let lists = try keys.map { key in
-                try entries(of: key, in: structure, reader: reader)
+                try entries(of: key, in: read, reader: reader, span: &rowids)
             }
             collector.start(
                 rowCount: structure.rowCount, tokenCount: structure.tokenCount,
                 matchPhraseRows: plan.matchPhraseCount > 1
                     ? lists.prefix(plan.matchPhraseCount).map { Int64($0.count) } : [])
-            return walk(lists, into: collector) ? collector : nil
+            guard walk(lists, into: collector) else { return nil }
+            return Collection(collector: collector, structure: record, rowids: rowids)
         } catch is FTS5FormatError {
             return nil
         }
@@ -77,18 +119,25 @@ struct DoclistRanking {
         return keys
     }
 
-    /// A phrase's entries over every segment: each term's newest entries, the terms united.
+    /// A phrase's entries over `segments` (newest first): each term's newest entries, the
+    /// terms united; widens `span` to the rowids of every entry decoded.
     private func entries(
-        of key: (key: [UInt8], isPrefix: Bool), in structure: FTS5Structure,
-        reader: FTS5SegmentReader
+        of key: (key: [UInt8], isPrefix: Bool), in segments: ArraySlice<FTS5Segment>,
+        reader: FTS5SegmentReader, span: inout ClosedRange<Int64>?
     ) throws -> DoclistEntries {
+        func widen(_ list: DoclistEntries, _ range: Range<Int>) {
+            guard let first = range.first, let last = range.last else { return }
+            let (low, high) = (list.rowids[first], list.rowids[last])
+            span = span.map { min($0.lowerBound, low)...max($0.upperBound, high) } ?? low...high
+        }
         var byTerm: [[DoclistEntries]] = []
         let columnCount = plan.weights.count
         if key.isPrefix {
             // Several terms: gather each term's lists from the segments that have it.
             var termIndex: [[UInt8]: Int] = [:]
-            for segment in structure.segments {
+            for segment in segments {
                 for (term, list) in try reader.termDoclists(startingWith: key.key, in: segment) {
+                    widen(list, 0..<list.count)
                     let slot = termIndex[term] ?? byTerm.count
                     if slot == byTerm.count {
                         termIndex[term] = slot
@@ -102,10 +151,11 @@ struct DoclistRanking {
             // rowid order, end to end, and need no merging.
             let shared = DoclistEntries(columnCount: columnCount, capacity: 1024)
             var parts: [Range<Int>] = []
-            for segment in structure.segments.reversed() {
+            for segment in segments.reversed() {
                 let start = shared.count
                 try reader.appendDoclist(of: key.key, in: segment, to: shared)
                 parts.append(start..<shared.count)
+                widen(shared, parts[parts.count - 1])
             }
             if shared.isResolved { return shared }
             byTerm = [parts.reversed().map { shared.entries(in: $0) }]
