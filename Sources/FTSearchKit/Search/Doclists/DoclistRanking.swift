@@ -64,7 +64,12 @@ struct DoclistRanking {
         defer {
             reader.close()
             collector.closeSizeReader()
-            if opensTransaction { try? database.execute(sql: "COMMIT") }
+            // A read transaction left open would hold this version for every later search.
+            if opensTransaction, !database.isAutocommit,
+                (try? database.execute(sql: "COMMIT")) == nil
+            {
+                try? database.execute(sql: "ROLLBACK")
+            }
         }
         do {
             let record = try reader.record(10)
