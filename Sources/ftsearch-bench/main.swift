@@ -5,8 +5,9 @@
 //       kept by the warm-up run when it was expensive, as for any repeated search), the same
 //       without kept rankings ("uncached": the first search of a text after a change), and
 //       the reference plan ("naive": bm25 over every match), warm, alternated, top 20 with
-//       total. Checks that fast and naive give the same results. Prints "class plan p50_ms
-//       p90_ms p99_ms count" rows.
+//       total. Checks that fast, uncached and naive give the same results. Prints "class plan p50_ms
+//       p90_ms p99_ms count" rows. With FTSEARCH_BENCH_CURSOR set, also "cursor": the first
+//       search ranked through FTS5's cursor instead of the doclist reader, timed alternately.
 //   ftsearch-bench forgiving DB QUERIES.tsv
 //       Forgiving search (lines "class<TAB>text"), without kept rankings: substring3 against
 //       the naive LIKE plan, substring1/substring2/fuzzy against prefix matching of the same
@@ -184,9 +185,11 @@ case "latency":
     }
     var mismatches = 0
     let fastOnly = getenv("FTSEARCH_BENCH_FAST_ONLY") != nil  // for profiling the default plan
+    let timesCursor = getenv("FTSEARCH_BENCH_CURSOR") != nil
     for name in classes {
         var fast: [Double] = []
         var uncached: [Double] = []
+        var cursor: [Double] = []
         var reference: [Double] = []
         for text in queries[name] ?? [] {
             let request = SearchRequest(text: text, kinds: .people, limit: 20)
@@ -195,13 +198,22 @@ case "latency":
             var referenceResults: SearchResults?
             fast.append(milliseconds(try clock.measure { fastResults = try index.search(request) }))
             index.keepsExpensiveRankings = false
-            uncached.append(milliseconds(try clock.measure { _ = try index.search(request) }))
+            var firstResults: SearchResults?
+            uncached.append(
+                milliseconds(try clock.measure { firstResults = try index.search(request) }))
+            if timesCursor {
+                index.ranksFromDoclists = false
+                cursor.append(milliseconds(try clock.measure { _ = try index.search(request) }))
+                index.ranksFromDoclists = true
+            }
             index.keepsExpensiveRankings = true
             if fastOnly { continue }
             reference.append(
                 milliseconds(
                     try clock.measure { referenceResults = try index.referenceSearch(request) }))
-            if fastResults != referenceResults {
+            // Both the kept ranking and the first search (the doclist reader's) must be the
+            // reference plan's.
+            if fastResults != referenceResults || firstResults != referenceResults {
                 mismatches += 1
                 printError("MISMATCH for \(text)\n")
             }
@@ -209,6 +221,7 @@ case "latency":
         for (plan, values) in [("fast", fast), ("uncached", uncached), ("naive", reference)] {
             printRow(name, plan, values)
         }
+        if timesCursor { printRow(name, "cursor", cursor) }
     }
     print("mismatches\t\(mismatches)")
     if mismatches > 0 { exit(1) }

@@ -65,6 +65,8 @@ public final class SearchIndex {
     /// Searches whose ranking takes at least this long keep it for the next identical search
     /// (see ``ResultCache``); nil keeps none.
     var resultCacheMinimumCost: Duration? = ResultCache.defaultMinimumCost
+    /// Whether searches rank from FTS5's doclists where they can (see ``DoclistRanking``).
+    var readsDoclists = true
     /// What searches keep in memory that this index shares with the other connections of its
     /// process (a ``SearchIndexPool``'s), in front of the database's; nil for none.
     var memory: SearchMemory?

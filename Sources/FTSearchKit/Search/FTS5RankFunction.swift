@@ -36,19 +36,20 @@ final class FTS5RankCollector {
     let tokenCount: Int
     /// The number of match phrases (the first phrases of the query).
     let matchCount: Int
-    let weights: [Double]
+    /// The bm25 weight of each column.
+    private let weights: UnsafeMutableBufferPointer<Double>
     let capacity: Int
     /// The rows where every token matched.
     private(set) var total = 0
     private(set) var candidates: [Candidate] = []
     /// The IDF of each match phrase (all 1 for a single phrase until ``finish()``).
-    private(set) var idf: [Double]
+    private let idf: UnsafeMutableBufferPointer<Double>
     /// Per phrase: its token, and what a hit says (see ``MatchPlan/Phrase``).
-    private let phraseTokens: [Int]
-    private let phraseTypos: [Int]
-    private let phraseIsWhole: [Bool]
-    private let phraseStartsWord: [Bool]
-    private let phraseIsAccentExact: [Bool]
+    private let phraseTokens: UnsafeMutableBufferPointer<Int>
+    private let phraseTypos: UnsafeMutableBufferPointer<Int>
+    private let phraseIsWhole: UnsafeMutableBufferPointer<Bool>
+    private let phraseStartsWord: UnsafeMutableBufferPointer<Bool>
+    private let phraseIsAccentExact: UnsafeMutableBufferPointer<Bool>
     private var averageSize = 0.0
     private var isStarted = false
     private var heap: [Candidate] = []  // min-heap on (whole, value): the best `capacity` so far
@@ -83,14 +84,14 @@ final class FTS5RankCollector {
         precondition(plan.tokenCount > 0 && plan.matchPhraseCount > 0 && capacity > 0)
         tokenCount = plan.tokenCount
         matchCount = plan.matchPhraseCount
-        weights = plan.weights
+        weights = Self.buffer(plan.weights)
         self.capacity = capacity
-        phraseTokens = plan.phrases.map(\.token)
-        phraseTypos = plan.phrases.map(\.typos)
-        phraseIsWhole = plan.phrases.map(\.isWhole)
-        phraseStartsWord = plan.phrases.map(\.startsWord)
-        phraseIsAccentExact = plan.phrases.map(\.isAccentExact)
-        idf = Array(repeating: 1, count: matchCount)
+        phraseTokens = Self.buffer(plan.phrases.map(\.token))
+        phraseTypos = Self.buffer(plan.phrases.map(\.typos))
+        phraseIsWhole = Self.buffer(plan.phrases.map(\.isWhole))
+        phraseStartsWord = Self.buffer(plan.phrases.map(\.startsWord))
+        phraseIsAccentExact = Self.buffer(plan.phrases.map(\.isAccentExact))
+        idf = Self.buffer(Array(repeating: 1.0, count: matchCount))
         frequencies = .allocate(capacity: matchCount)
         hitCounts = .allocate(capacity: matchCount)
         tokenMatched = .allocate(capacity: tokenCount)
@@ -103,6 +104,9 @@ final class FTS5RankCollector {
 
     deinit {
         closeSizeReader()
+        for buffer in [weights, idf] { buffer.deallocate() }
+        for buffer in [phraseTokens, phraseTypos] { buffer.deallocate() }
+        for buffer in [phraseIsWhole, phraseStartsWord, phraseIsAccentExact] { buffer.deallocate() }
         frequencies.deallocate()
         hitCounts.deallocate()
         tokenMatched.deallocate()
@@ -110,6 +114,14 @@ final class FTS5RankCollector {
         tokenStartsWord.deallocate()
         tokenTypos.deallocate()
         tokenAccentExact.deallocate()
+    }
+
+    /// A buffer of its own holding `values`, for the per-row loops (no exclusivity checks, no
+    /// reference counting).
+    private static func buffer<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: values.count)
+        _ = buffer.initialize(from: values)
+        return buffer
     }
 
     /// The rows that can be among the best `capacity` (ties with the last one included), best
@@ -148,7 +160,7 @@ final class FTS5RankCollector {
         if !isStarted && other.isStarted {
             isStarted = true
             rowCount = other.rowCount
-            idf = other.idf
+            _ = idf.update(fromContentsOf: other.idf)
         }
         if failure == SQLITE_OK { failure = other.failure }
     }
@@ -165,31 +177,46 @@ final class FTS5RankCollector {
     fileprivate func start(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer)
         -> Int32
     {
-        isStarted = true
         var rows: Int64 = 0
         var tokens: Int64 = 0
         var code = api.pointee.xRowCount(context, &rows)
         if code == SQLITE_OK { code = api.pointee.xColumnTotalSize(context, -1, &tokens) }
         guard code == SQLITE_OK else { return code }
+        var phraseRows: [Int64] = []
+        if matchCount > 1 {
+            for phrase in 0..<matchCount {
+                var hits: Int64 = 0
+                code = api.pointee.xQueryPhrase(context, Int32(phrase), &hits) { _, _, user in
+                    user?.assumingMemoryBound(to: Int64.self).pointee += 1
+                    return SQLITE_OK
+                }
+                guard code == SQLITE_OK else { return code }
+                phraseRows.append(hits)
+            }
+        }
+        start(rowCount: rows, tokenCount: tokens, matchPhraseRows: phraseRows)
+        return SQLITE_OK
+    }
+
+    /// Starts the collection with the index's row count and token count (the averages bm25
+    /// reads) and, when there are several match phrases, the number of rows each hits (their
+    /// IDFs); for one, the IDF comes from the total in ``finish()``.
+    func start(rowCount rows: Int64, tokenCount tokens: Int64, matchPhraseRows: [Int64]) {
+        precondition(matchCount == 1 || matchPhraseRows.count == matchCount)
+        isStarted = true
         rowCount = rows
         averageSize = Double(tokens) / Double(rows)
-        guard matchCount > 1 else { return SQLITE_OK }
-        for phrase in 0..<matchCount {
-            var hits: Int64 = 0
-            code = api.pointee.xQueryPhrase(context, Int32(phrase), &hits) { _, _, user in
-                user?.assumingMemoryBound(to: Int64.self).pointee += 1
-                return SQLITE_OK
-            }
-            guard code == SQLITE_OK else { return code }
+        guard matchCount > 1 else { return }
+        for (phrase, hits) in matchPhraseRows.enumerated() {
             idf[phrase] = Self.idf(rows: rows, hits: hits)
         }
-        return SQLITE_OK
     }
 
     /// bm25's sum over the match phrases for a row of `size` tokens (fts5Bm25Function).
     @inline(__always)
     private static func score(
-        size: Double, frequencies: UnsafeMutableBufferPointer<Double>, idf: [Double],
+        size: Double, frequencies: UnsafeMutableBufferPointer<Double>,
+        idf: UnsafeMutableBufferPointer<Double>,
         averageSize: Double
     ) -> Double {
         let k1 = 1.2
@@ -211,12 +238,28 @@ final class FTS5RankCollector {
             let code = start(api, context)
             guard code == SQLITE_OK else { return code }
         }
-        let tokenCount = self.tokenCount
-        let matchCount = self.matchCount
-        let weights = self.weights
+        beginRow()
         var instanceCount: Int32 = 0
         var code = api.pointee.xInstCount(context, &instanceCount)
         guard code == SQLITE_OK else { return code }
+        for instance in 0..<instanceCount {
+            var phrase: Int32 = 0
+            var column: Int32 = 0
+            var offset: Int32 = 0
+            code = api.pointee.xInst(context, instance, &phrase, &column, &offset)
+            guard code == SQLITE_OK else { return code }
+            recordHit(ofPhrase: Int(phrase), inColumn: Int(column))
+        }
+        return endRow(rowid: api.pointee.xRowid(context)) { size in
+            api.pointee.xColumnSize(context, -1, &size)
+        }
+    }
+
+    // MARK: One row: its hits, then its verdict (the aux function and DoclistRanking both)
+
+    /// Clears the hits of the previous row.
+    @inline(__always)
+    func beginRow() {
         for phrase in 0..<matchCount {
             frequencies[phrase] = 0
             hitCounts[phrase] = 0
@@ -228,25 +271,33 @@ final class FTS5RankCollector {
             tokenTypos[token] = Int.max
             tokenAccentExact[token] = false
         }
-        for instance in 0..<instanceCount {
-            var phrase: Int32 = 0
-            var column: Int32 = 0
-            var offset: Int32 = 0
-            code = api.pointee.xInst(context, instance, &phrase, &column, &offset)
-            guard code == SQLITE_OK else { return code }
-            let index = Int(phrase)
-            guard index < phraseTokens.count else { continue }
-            let token = phraseTokens[index]
-            if index < matchCount {
-                frequencies[index] += Int(column) < weights.count ? weights[Int(column)] : 1.0
-                hitCounts[index] += 1
-                tokenMatched[token] = true
-                tokenTypos[token] = min(tokenTypos[token], phraseTypos[index])
-            }
-            if phraseIsWhole[index] { tokenWhole[token] = true }
-            if phraseStartsWord[index] { tokenStartsWord[token] = true }
-            if phraseIsAccentExact[index] { tokenAccentExact[token] = true }
+    }
+
+    /// Counts one hit of phrase `index` in `column` of the current row. Hits of a match phrase
+    /// must come in (column, offset) order, as `xInst` lists them, so that its weighted
+    /// frequency is the same sum in the same order.
+    @inline(__always)
+    func recordHit(ofPhrase index: Int, inColumn column: Int) {
+        guard index < phraseTokens.count else { return }
+        let token = phraseTokens[index]
+        if index < matchCount {
+            frequencies[index] += column < weights.count ? weights[column] : 1.0
+            hitCounts[index] += 1
+            tokenMatched[token] = true
+            tokenTypos[token] = min(tokenTypos[token], phraseTypos[index])
         }
+        if phraseIsWhole[index] { tokenWhole[token] = true }
+        if phraseStartsWord[index] { tokenStartsWord[token] = true }
+        if phraseIsAccentExact[index] { tokenAccentExact[token] = true }
+    }
+
+    /// Ends the current row, `rowid`: counts it when every token matched, and keeps it when it
+    /// can be among the best. Its size comes from the index's ``RowSizes`` byte, else its
+    /// docsize row, else `readSize`, which sets it and returns an SQLite result code. Returns
+    /// that code when it failed, else SQLITE_OK.
+    func endRow(rowid: Int64, readSize fallbackSize: (inout Int32) -> Int32) -> Int32 {
+        let tokenCount = self.tokenCount
+        let matchCount = self.matchCount
         let idf = self.idf
         let averageSize = self.averageSize
         var mostHits = 1
@@ -282,12 +333,11 @@ final class FTS5RankCollector {
                 return SQLITE_OK
             }
         }
-        let rowid = api.pointee.xRowid(context)
         var size: Int32 = 0
         if let byte = rowSizes?.byte(ofRow: rowid), byte != RowSizes.unknown {
             size = Int32(byte)
         } else if !readSize(ofRow: rowid, into: &size) {
-            code = api.pointee.xColumnSize(context, -1, &size)
+            let code = fallbackSize(&size)
             guard code == SQLITE_OK else { return code }
         }
         let candidate = Candidate(

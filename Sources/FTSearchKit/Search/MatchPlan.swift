@@ -30,24 +30,29 @@ struct MatchPlan {
         var startsWord: Bool
         /// Whether a hit is a word written with the accents the token was typed with.
         var isAccentExact = false
+        /// The phrase's one term as typed into the query (a token, or its form with markers),
+        /// unquoted; the index's tokenizer makes it the term or terms the index stores.
+        var term: String
+        /// Whether the phrase matches every word starting with the term (`"ann"*`).
+        var isPrefix: Bool
+
         /// The FTS5 phrase text, column filter excluded.
-        var text: String
+        var text: String { SearchPattern.quoted(term) + (isPrefix ? "*" : "") }
 
         /// The accent form of a token (see ``FoldingTokenizer/accentMarker``), as a prefix or
         /// whole: `"\u{1}mül"*`.
         static func accentForm(_ form: String, token index: Int, asPrefix: Bool) -> Phrase {
             Phrase(
                 token: index, isMatch: false, isWhole: false, startsWord: true,
-                isAccentExact: true,
-                text: SearchPattern.quoted(String(FoldingTokenizer.accentMarker) + form)
-                    + (asPrefix ? "*" : ""))
+                isAccentExact: true, term: String(FoldingTokenizer.accentMarker) + form,
+                isPrefix: asPrefix)
         }
 
         /// The token as the start of a word: `"ann"*`.
         static func prefix(of token: String, token index: Int) -> Phrase {
             Phrase(
-                token: index, isMatch: true, isWhole: false, startsWord: true,
-                text: SearchPattern.quoted(token) + "*")
+                token: index, isMatch: true, isWhole: false, startsWord: true, term: token,
+                isPrefix: true)
         }
 
         /// `word` as a whole word: `"ann"`; a match phrase with its typos, or a signal.
@@ -56,7 +61,7 @@ struct MatchPlan {
         {
             Phrase(
                 token: index, isMatch: isMatch, typos: typos, isWhole: true, startsWord: true,
-                text: SearchPattern.quoted(word))
+                term: word, isPrefix: false)
         }
 
         /// The token anywhere inside a word, in the substring index: its trigrams, or under 3
@@ -65,8 +70,8 @@ struct MatchPlan {
             let isShort = token.unicodeScalars.count < 3
             return [
                 Phrase(
-                    token: index, isMatch: true, isWhole: false, startsWord: false,
-                    text: SearchPattern.quoted(token) + (isShort ? "*" : ""))
+                    token: index, isMatch: true, isWhole: false, startsWord: false, term: token,
+                    isPrefix: isShort)
             ]
         }
 
@@ -79,10 +84,10 @@ struct MatchPlan {
             return [
                 Phrase(
                     token: index, isMatch: false, isWhole: false, startsWord: true,
-                    text: SearchPattern.quoted(start + token) + (isOneLetter ? "*" : "")),
+                    term: start + token, isPrefix: isOneLetter),
                 Phrase(
                     token: index, isMatch: false, isWhole: true, startsWord: true,
-                    text: SearchPattern.quoted(start + token + end)),
+                    term: start + token + end, isPrefix: false),
             ]
         }
     }
@@ -97,6 +102,8 @@ struct MatchPlan {
     let weights: [Double]
     /// `{first_name company} : ` when the request restricts fields, else empty.
     let columnFilter: String
+    /// The index columns that filter names, by number; nil when all are matched.
+    let matchedColumns: [Int]?
 
     var matchPhraseCount: Int { phrases.count { $0.isMatch } }
 
@@ -152,8 +159,10 @@ struct MatchPlan {
         if let columns = request.matchedColumns(of: kind) {
             guard !columns.isEmpty else { return nil }
             columnFilter = "{" + columns.joined(separator: " ") + "} : "
+            matchedColumns = columns.compactMap { kind.searchableFields.firstIndex(of: $0) }
         } else {
             columnFilter = ""
+            matchedColumns = nil
         }
         var matches: [Phrase] = []
         var signals: [Phrase] = []

@@ -19,6 +19,8 @@ struct QueryEngine {
     var helper: () -> RankingHelper? = { nil }
     /// Tables whose rowids span fewer than this are ranked on one connection.
     var parallelMinimumSpan: Int64 = 200_000
+    /// Whether the plans it serves are ranked from FTS5's doclists (see ``DoclistRanking``).
+    var readsDoclists = true
     /// What searches keep in memory for the next ones (vocabularies); nil for nothing.
     var memory: SearchMemory?
     /// Where the rankings of expensive searches are kept; nil to rank every search.
@@ -52,7 +54,7 @@ struct QueryEngine {
         let started = clock.now
         let order = try RankedPage(
             database: database, plans: plans, request: request, helper: helper,
-            parallelMinimumSpan: parallelMinimumSpan
+            parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists
         ).order()
         if let slot { resultCache?.keep(order, in: slot, cost: clock.now - started) }
         return order

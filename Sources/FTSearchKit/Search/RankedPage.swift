@@ -20,6 +20,9 @@ struct RankedPage {
     let request: SearchRequest
     var helper: () -> RankingHelper? = { nil }
     var parallelMinimumSpan: Int64 = 200_000
+    /// Whether plans the doclist reader serves are ranked from the doclists (see
+    /// ``DoclistRanking``) rather than through FTS5's cursor.
+    var readsDoclists = true
 
     /// The end of the page: how many of the best matches are ranked.
     private var capacity: Int { request.offset + (request.limit ?? 0) }
@@ -39,7 +42,8 @@ struct RankedPage {
             let capacity = try capacity(of: plan)
             guard capacity > 0 else { continue }
             let collector =
-                try collectInParallel(plan, capacity: capacity)
+                try collectFromDoclists(plan, capacity: capacity)
+                ?? collectInParallel(plan, capacity: capacity)
                 ?? collect(plan, capacity: capacity, in: database, rowids: .all)
             total += collector.total
             ranked += try collector.finish().map { (plan.kind, $0.rowid, $0.tier, $0.score) }
@@ -141,16 +145,78 @@ struct RankedPage {
         case above(Int64)
     }
 
+    /// A collector of `plan`'s best `capacity` matches, reading row sizes on `database`.
+    static func makeCollector(
+        _ plan: MatchPlan, capacity: Int, database: Database
+    ) -> FTS5RankCollector {
+        FTS5RankCollector(
+            plan: plan, capacity: capacity, database: database,
+            sizeTable: "\(plan.index)_docsize",
+            rowSizesTable: plan.index == plan.kind.indexName ? RowSizes(kind: plan.kind).table : nil
+        )
+    }
+
+    /// `plan`'s matches collected from the index's doclists; nil when the reader does not
+    /// serve the plan. One token of one match phrase on a large table is read in two halves of
+    /// the segments at once, the older on the helper's connection, when the halves turn out
+    /// to hold disjoint rowids (as a bulk import's segments do) and the same structure.
+    private func collectFromDoclists(_ plan: MatchPlan, capacity: Int) throws
+        -> FTS5RankCollector?
+    {
+        guard readsDoclists else { return nil }
+        let ranking = DoclistRanking(database: database, plan: plan)
+        if plan.tokenCount == 1, plan.matchPhraseCount == 1, try spansWidely(plan.kind),
+            let helper = helper()
+        {
+            let older = helper.start { database in
+                try DoclistRanking(database: database, plan: plan).collect(
+                    into: Self.makeCollector(plan, capacity: capacity, database: database),
+                    segments: .older)
+            }
+            let newer = try ranking.collect(
+                into: Self.makeCollector(plan, capacity: capacity, database: database),
+                segments: .newer)
+            // Any failure of the helper only costs the parallelism.
+            let other = try? older.wait()
+            if let newer, let other,
+                newer.structure == other.structure, newer.isDisjoint(from: other)
+            {
+                newer.collector.absorb(other.collector)
+                return newer.collector
+            }
+        }
+        return try ranking.collect(
+            into: Self.makeCollector(plan, capacity: capacity, database: database)
+        )?.collector
+    }
+
+    /// Whether `kind`'s rowids span at least ``parallelMinimumSpan``, so that ranking it in two
+    /// halves at once is worth a second connection.
+    private func spansWidely(_ kind: Kind) throws -> Bool {
+        try rowidSpan(of: kind).map { lowest, highest in
+            let (width, overflow) = highest.subtractingReportingOverflow(lowest)
+            return overflow || width >= parallelMinimumSpan
+        } ?? false
+    }
+
+    /// The lowest and highest id of `kind`, nil when it has no records.
+    private func rowidSpan(of kind: Kind) throws -> (lowest: Int64, highest: Int64)? {
+        try database
+            .cachedStatement(
+                sql:
+                    "SELECT (SELECT min(id) FROM \(kind.tableName)), (SELECT max(id) FROM \(kind.tableName))"
+            )
+            .firstRow { row -> (lowest: Int64, highest: Int64)? in
+                row.isNull(at: 0) ? nil : (row.int64(at: 0), row.int64(at: 1))
+            } ?? nil
+    }
+
     /// Runs the ranking query of `plan` over its matches in `rowids`, on `database`, keeping
     /// the best `capacity`.
     private func collect(
         _ plan: MatchPlan, capacity: Int, in database: Database, rowids: RowidRange
     ) throws -> FTS5RankCollector {
-        let collector = FTS5RankCollector(
-            plan: plan, capacity: capacity, database: database,
-            sizeTable: "\(plan.index)_docsize",
-            rowSizesTable: plan.index == plan.kind.indexName ? RowSizes(kind: plan.kind).table : nil
-        )
+        let collector = Self.makeCollector(plan, capacity: capacity, database: database)
         let statement = try Self.rankStatement(for: plan.index, rowids: rowids, in: database)
         try statement.bind(plan.rankQuery, at: 1)
         try statement.bind(collector, at: 2)
@@ -170,18 +236,9 @@ struct RankedPage {
     private func collectInParallel(_ plan: MatchPlan, capacity: Int) throws
         -> FTS5RankCollector?
     {
-        guard plan.tokenCount == 1 else { return nil }
-        let kind = plan.kind
-        let span: (lowest: Int64, highest: Int64)? =
-            try database
-            .cachedStatement(
-                sql:
-                    "SELECT (SELECT min(id) FROM \(kind.tableName)), (SELECT max(id) FROM \(kind.tableName))"
-            )
-            .firstRow { row -> (lowest: Int64, highest: Int64)? in
-                row.isNull(at: 0) ? nil : (row.int64(at: 0), row.int64(at: 1))
-            } ?? nil
-        guard let (lowest, highest) = span else { return nil }
+        guard plan.tokenCount == 1, let (lowest, highest) = try rowidSpan(of: plan.kind) else {
+            return nil
+        }
         let (width, overflow) = highest.subtractingReportingOverflow(lowest)
         guard overflow || width >= parallelMinimumSpan, let helper = helper() else { return nil }
         let middle = lowest / 2 + highest / 2

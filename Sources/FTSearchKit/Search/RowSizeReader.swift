@@ -44,7 +44,8 @@ final class RowSizeReader {
         guard let blob else { return }
         let count = Int(sqlite3_blob_bytes(blob))
         guard count == RowSizes.rowsPerBlock else { return }
-        bytes = [UInt8](repeating: 0, count: count)
+        // The storage of the last block is reused: a search may move to hundreds of blocks.
+        bytes.append(contentsOf: repeatElement(0, count: count))
         let code = bytes.withUnsafeMutableBufferPointer { buffer in
             sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), 0)
         }

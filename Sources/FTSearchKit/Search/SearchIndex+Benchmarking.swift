@@ -21,6 +21,16 @@ extension SearchIndex {
 }
 
 extension SearchIndex {
+    /// Whether first searches rank from FTS5's doclists where the reader serves the plan (see
+    /// ``DoclistRanking``): on by default; `ftsearch-bench` also times FTS5's cursor.
+    @_spi(Benchmarking)
+    public var ranksFromDoclists: Bool {
+        get { readsDoclists }
+        set { readsDoclists = newValue }
+    }
+}
+
+extension SearchIndex {
     /// The did-you-mean suggestion for `request` alone, as a prefix search that found nothing
     /// would add it: the part of such a search that `scripts/bench` times.
     @_spi(Benchmarking)

@@ -17,10 +17,12 @@ extension SearchIndex {
 
     /// The engine that searches this index, with `helper` giving its second connection.
     func queryEngine(helper: @escaping () -> RankingHelper?) throws -> QueryEngine {
-        QueryEngine(
+        var engine = QueryEngine(
             database: database, tokenizer: try tokenizer, helper: helper, memory: memory,
             resultCache: resultCacheMinimumCost.map {
                 ResultCache(database: database, minimumCost: $0, memory: memory)
             })
+        engine.readsDoclists = readsDoclists
+        return engine
     }
 }

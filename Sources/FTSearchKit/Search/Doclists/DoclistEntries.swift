@@ -1,0 +1,193 @@
+/// Doclist entries decoded for ranking: rowids in ascending order and, for each entry, its
+/// number of hits in each column (counted only in the columns searched). Kept in raw storage
+/// of its own, so that the per-entry loops read plain memory.
+final class DoclistEntries {
+    let columnCount: Int
+    private(set) var count = 0
+    private var capacity: Int
+    private(set) var rowids: UnsafeMutablePointer<Int64>
+    /// `columnCount` counts per entry.
+    private(set) var hits: UnsafeMutablePointer<UInt32>
+
+    init(columnCount: Int, capacity: Int = 64) {
+        precondition(columnCount > 0 && capacity > 0)
+        self.columnCount = columnCount
+        self.capacity = capacity
+        rowids = .allocate(capacity: capacity)
+        hits = .allocate(capacity: capacity * columnCount)
+    }
+
+    deinit {
+        rowids.deallocate()
+        hits.deallocate()
+    }
+
+    private func reserve(_ wanted: Int) {
+        guard wanted > capacity else { return }
+        let grown = max(wanted, 2 * capacity)
+        let newRowids = UnsafeMutablePointer<Int64>.allocate(capacity: grown)
+        newRowids.update(from: rowids, count: count)
+        rowids.deallocate()
+        rowids = newRowids
+        let newHits = UnsafeMutablePointer<UInt32>.allocate(capacity: grown * columnCount)
+        newHits.update(from: hits, count: count * columnCount)
+        hits.deallocate()
+        hits = newHits
+        capacity = grown
+    }
+
+    /// Starts an entry for `rowid`, with no hits yet; returns where its counts start in `hits`.
+    @inline(__always)
+    func append(_ rowid: Int64) -> Int {
+        if count == capacity { reserve(count + 1) }
+        rowids[count] = rowid
+        let start = count * columnCount
+        (hits + start).initialize(repeating: 0, count: columnCount)
+        count += 1
+        return start
+    }
+
+    /// Adds a hit in `column` to the entry whose counts start at `start`.
+    @inline(__always)
+    func addHit(at start: Int, column: Int) {
+        hits[start + column] &+= 1
+    }
+
+    @inline(__always)
+    private func hasHits(_ entry: Int) -> Bool {
+        let start = entry * columnCount
+        for column in 0..<columnCount where hits[start + column] > 0 { return true }
+        return false
+    }
+
+    @inline(__always)
+    private func append(entry: Int, of other: DoclistEntries) {
+        if count == capacity { reserve(count + 1) }
+        rowids[count] = other.rowids[entry]
+        (hits + count * columnCount).update(
+            from: other.hits + entry * columnCount, count: columnCount)
+        count += 1
+    }
+
+    /// Whether the entries are already one resolved list: rowids strictly ascending (no rowid
+    /// in two segments) and each entry with a hit (no delete marker, nothing filtered out).
+    var isResolved: Bool {
+        // Locals: no exclusivity check per entry.
+        let (rowids, hits, count, columnCount) = (
+            self.rowids, self.hits, self.count, self.columnCount
+        )
+        var previous = Int64.min
+        for entry in 0..<count {
+            let rowid = rowids[entry]
+            guard entry == 0 || previous < rowid else { return false }
+            previous = rowid
+            var sum: UInt32 = 0
+            for column in 0..<columnCount { sum |= hits[entry * columnCount + column] }
+            guard sum != 0 else { return false }
+        }
+        return true
+    }
+
+    /// A copy of the entries in `range`.
+    func entries(in range: Range<Int>) -> DoclistEntries {
+        let copy = DoclistEntries(columnCount: columnCount, capacity: max(1, range.count))
+        for entry in range { copy.append(entry: entry, of: self) }
+        return copy
+    }
+
+    /// One term's entries from its lists in every segment, newest segment first: for a rowid
+    /// the newest entry wins (fts5MultiIterDoCompare) and older ones are dropped; then the
+    /// entries without a hit go, delete markers (an empty position list) and rows with hits
+    /// only in columns not searched alike. Segments of disjoint rowid ranges, as a bulk import
+    /// writes them, are simply put end to end.
+    static func resolving(newestFirst lists: [DoclistEntries], columnCount: Int)
+        -> DoclistEntries
+    {
+        let order = lists.indices.filter { lists[$0].count > 0 }
+            .sorted { lists[$0].rowids[0] < lists[$1].rowids[0] }
+        let isDisjoint = zip(order, order.dropFirst()).allSatisfy { earlier, later in
+            lists[earlier].rowids[lists[earlier].count - 1] < lists[later].rowids[0]
+        }
+        let merged =
+            isDisjoint
+            ? order.map { lists[$0] }
+            : [merging(order.map { (lists[$0], $0) }, columnCount: columnCount, sumsHits: false)]
+        let resolved = DoclistEntries(
+            columnCount: columnCount, capacity: max(1, merged.reduce(0) { $0 + $1.count }))
+        for list in merged {
+            for entry in 0..<list.count where list.hasHits(entry) {
+                resolved.append(entry: entry, of: list)
+            }
+        }
+        return resolved
+    }
+
+    /// The entries of several terms of one prefix phrase, each list already resolved: the
+    /// phrase hits a row where any of its terms does, as often as they all do.
+    static func union(_ lists: [DoclistEntries], columnCount: Int) -> DoclistEntries {
+        guard lists.count != 1 else { return lists[0] }
+        return merging(
+            lists.enumerated().map { ($1, $0) }, columnCount: columnCount, sumsHits: true)
+    }
+
+    /// Merges sorted lists by rowid. For a rowid in several, the entry of the lowest age is
+    /// kept, and the others' hits are added to it (`sumsHits`, a union) or dropped.
+    private static func merging(
+        _ lists: [(entries: DoclistEntries, age: Int)], columnCount: Int, sumsHits: Bool
+    ) -> DoclistEntries {
+        let merged = DoclistEntries(
+            columnCount: columnCount, capacity: max(1, lists.reduce(0) { $0 + $1.entries.count }))
+        var positions = [Int](repeating: 0, count: lists.count)
+        while true {
+            var lowest: Int64 = .max
+            var chosen = -1
+            for (list, item) in lists.enumerated() where positions[list] < item.entries.count {
+                let rowid = item.entries.rowids[positions[list]]
+                if chosen < 0 || rowid < lowest || (rowid == lowest && item.age < lists[chosen].age)
+                {
+                    lowest = rowid
+                    chosen = list
+                }
+            }
+            guard chosen >= 0 else { return merged }
+            merged.append(entry: positions[chosen], of: lists[chosen].entries)
+            let keptStart = (merged.count - 1) * columnCount
+            for (list, item) in lists.enumerated()
+            where list != chosen && positions[list] < item.entries.count
+                && item.entries.rowids[positions[list]] == lowest
+            {
+                if sumsHits {
+                    let start = positions[list] * columnCount
+                    for column in 0..<columnCount {
+                        merged.hits[keptStart + column] &+= item.entries.hits[start + column]
+                    }
+                }
+                positions[list] += 1
+            }
+            positions[chosen] += 1
+        }
+    }
+
+    /// The first of `count` rowids at or after `position` that is at least `rowid` (galloping,
+    /// so that a short list walks a long one in few steps).
+    @inline(__always)
+    static func position(
+        atLeast rowid: Int64, from position: Int, in rowids: UnsafeMutablePointer<Int64>,
+        count: Int
+    ) -> Int {
+        guard position < count, rowids[position] < rowid else { return position }
+        var low = position
+        var step = 1
+        while low + step < count && rowids[low + step] < rowid {
+            low += step
+            step <<= 1
+        }
+        var high = min(low + step, count)
+        low += 1
+        while low < high {
+            let middle = (low + high) / 2
+            if rowids[middle] < rowid { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,315 @@
+import CSQLite
+import FTSearchSQLite
+
+/// Ranks a ``MatchPlan``'s matches straight from the FTS5 index's doclists, without FTS5's
+/// cursor: for each phrase it finds its term in every segment (the `prefix=` index for a
+/// prefix of one of its lengths, else the main index's term or range of terms), decodes the
+/// doclists from `%_data` through a blob handle, keeps each rowid's newest entry, then walks
+/// the rows where every token has a match-phrase hit and hands each row's hits to the same
+/// ``FTS5RankCollector`` the auxiliary function fills, so the rows, tiers, scores and total
+/// are the ones FTS5's cursor gives.
+///
+/// It serves plans whose phrases are each one term, on an index in the format it knows, and
+/// gives back nil (FTS5's cursor then ranks) when anything is not so: an index with another
+/// `detail=`, `%_config` version or structure record format, this connection in a write
+/// transaction (whose pending changes only FTS5 sees), a phrase its tokenizer splits into
+/// several terms, or any record that does not decode.
+struct DoclistRanking {
+    let database: Database
+    let plan: MatchPlan
+
+    /// The `%_config` version this reader decodes (FTS5_CURRENT_VERSION in SQLite 3.40).
+    static let formatVersion = 4
+
+    /// Which of the index's segments are read.
+    enum Segments {
+        case all
+        /// The newer half of the segments, or the older (the rest): for two connections at
+        /// once, each ranking the rows of its half (see ``Collection/isDisjoint(from:)``).
+        case newer, older
+    }
+
+    /// What a collection read: the collector filled, the structure record it read the
+    /// segments from, and the lowest and highest rowid of every entry it decoded, delete
+    /// markers included (nil when none).
+    struct Collection {
+        let collector: FTS5RankCollector
+        let structure: [UInt8]
+        let rowids: ClosedRange<Int64>?
+
+        /// Whether no rowid can have entries in both collections: then each ranked its rows
+        /// exactly as reading all the segments would, and the two can be merged.
+        func isDisjoint(from other: Collection) -> Bool {
+            guard let mine = rowids, let theirs = other.rowids else { return true }
+            return mine.upperBound < theirs.lowerBound || theirs.upperBound < mine.lowerBound
+        }
+    }
+
+    /// Fills `collector` with the plan's matches in `segments`; nil when the doclists cannot
+    /// serve it (or a half is asked of an index of fewer than two segments, or for a plan of
+    /// several match phrases).
+    func collect(into collector: FTS5RankCollector, segments: Segments = .all) throws
+        -> Collection?
+    {
+        guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE,
+            let options = try IndexOptions(of: plan.index, in: database),
+            let keys = try phraseKeys(options)
+        else { return nil }
+        // One read transaction, so that the structure and every page are of one version.
+        let opensTransaction = database.isAutocommit
+        if opensTransaction { try database.execute(sql: "BEGIN DEFERRED") }
+        let reader = FTS5SegmentReader(
+            database: database, index: plan.index, columnCount: plan.weights.count,
+            matchedColumns: plan.matchedColumns)
+        defer {
+            reader.close()
+            collector.closeSizeReader()
+            // A read transaction left open would hold this version for every later search.
+            if opensTransaction, !database.isAutocommit,
+                (try? database.execute(sql: "COMMIT")) == nil
+            {
+                try? database.execute(sql: "ROLLBACK")
+            }
+        }
+        do {
+            let record = try reader.record(10)
+            let structure = try FTS5Structure(
+                structure: record, averages: reader.record(1), columnCount: plan.weights.count)
+            let all = structure.segments
+            let half = all.count / 2
+            let read: ArraySlice<FTS5Segment>
+            switch segments {
+            case .all: read = all[...]
+            case .newer: read = all.prefix(half)
+            case .older: read = all.dropFirst(half)
+            }
+            // Several match phrases need the rows of every segment for their IDFs.
+            guard segments == .all || (half > 0 && plan.matchPhraseCount == 1) else {
+                return nil
+            }
+            var rowids: ClosedRange<Int64>?
+            let lists = try keys.map { key in
+                try entries(of: key, in: read, reader: reader, span: &rowids)
+            }
+            collector.start(
+                rowCount: structure.rowCount, tokenCount: structure.tokenCount,
+                matchPhraseRows: plan.matchPhraseCount > 1
+                    ? lists.prefix(plan.matchPhraseCount).map { Int64($0.count) } : [])
+            guard walk(lists, into: collector) else { return nil }
+            return Collection(collector: collector, structure: record, rowids: rowids)
+        } catch is FTS5FormatError {
+            return nil
+        }
+    }
+
+    /// Each phrase's key in the index: its term as the index's tokenizer makes it, after the
+    /// byte of the index it is in; nil when a phrase is not one term.
+    private func phraseKeys(_ options: IndexOptions) throws -> [(key: [UInt8], isPrefix: Bool)]? {
+        let tokenizer = try FTS5Tokenizer(database: database, name: options.tokenizer)
+        var keys: [(key: [UInt8], isPrefix: Bool)] = []
+        for phrase in plan.phrases {
+            let tokens = tokenizer.tokens(in: phrase.term)
+            guard tokens.count == 1, let term = tokens.first?.text else { return nil }
+            let bytes = Array(term.utf8)
+            // FTS5 counts a prefix's characters, not its bytes (fts5IndexCharlen).
+            let characters = bytes.count { $0 & 0xC0 != 0x80 }
+            let prefixIndex =
+                phrase.isPrefix ? options.prefixLengths.firstIndex(of: characters) : nil
+            if let prefixIndex {
+                keys.append(([UInt8(ascii: "0") + UInt8(prefixIndex + 1)] + bytes, false))
+            } else {
+                keys.append(([UInt8(ascii: "0")] + bytes, phrase.isPrefix))
+            }
+        }
+        return keys
+    }
+
+    /// A phrase's entries over `segments` (newest first): each term's newest entries, the
+    /// terms united; widens `span` to the rowids of every entry decoded.
+    private func entries(
+        of key: (key: [UInt8], isPrefix: Bool), in segments: ArraySlice<FTS5Segment>,
+        reader: FTS5SegmentReader, span: inout ClosedRange<Int64>?
+    ) throws -> DoclistEntries {
+        func widen(_ list: DoclistEntries, _ range: Range<Int>) {
+            guard let first = range.first, let last = range.last else { return }
+            let (low, high) = (list.rowids[first], list.rowids[last])
+            span = span.map { min($0.lowerBound, low)...max($0.upperBound, high) } ?? low...high
+        }
+        var byTerm: [[DoclistEntries]] = []
+        let columnCount = plan.weights.count
+        if key.isPrefix {
+            // Several terms: gather each term's lists from the segments that have it.
+            var termIndex: [[UInt8]: Int] = [:]
+            for segment in segments {
+                for (term, list) in try reader.termDoclists(startingWith: key.key, in: segment) {
+                    widen(list, 0..<list.count)
+                    let slot = termIndex[term] ?? byTerm.count
+                    if slot == byTerm.count {
+                        termIndex[term] = slot
+                        byTerm.append([])
+                    }
+                    byTerm[slot].append(list)
+                }
+            }
+        } else {
+            // Oldest segment first, into one list: the segments of a bulk import then come in
+            // rowid order, end to end, and need no merging.
+            let shared = DoclistEntries(columnCount: columnCount, capacity: 1024)
+            var parts: [Range<Int>] = []
+            for segment in segments.reversed() {
+                let start = shared.count
+                try reader.appendDoclist(of: key.key, in: segment, to: shared)
+                parts.append(start..<shared.count)
+                widen(shared, parts[parts.count - 1])
+            }
+            if shared.isResolved { return shared }
+            byTerm = [parts.reversed().map { shared.entries(in: $0) }]
+        }
+        return DoclistEntries.union(
+            byTerm.map { DoclistEntries.resolving(newestFirst: $0, columnCount: columnCount) },
+            columnCount: columnCount)
+    }
+
+    /// Hands the collector every row where each token has a match-phrase hit, with all its
+    /// phrases' hits in (column, offset) order; false when a row's size cannot be read.
+    private func walk(_ lists: [DoclistEntries], into collector: FTS5RankCollector) -> Bool {
+        // Plain pointers and counts: the loop below runs once per matching row. The lists own
+        // the memory, so they live until it ends.
+        defer { withExtendedLifetime(lists) {} }
+        let phraseCount = lists.count
+        let table = UnsafeMutablePointer<Int>.allocate(capacity: 3 * phraseCount)
+        let rowids = UnsafeMutablePointer<UnsafeMutablePointer<Int64>>.allocate(
+            capacity: phraseCount)
+        let hits = UnsafeMutablePointer<UnsafeMutablePointer<UInt32>>.allocate(
+            capacity: phraseCount)
+        defer {
+            table.deallocate()
+            rowids.deallocate()
+            hits.deallocate()
+        }
+        let counts = table
+        let positions = table + phraseCount
+        // The match phrases grouped by token, and where each token's group starts.
+        let matchPhrases = table + 2 * phraseCount
+        var groupStarts: [Int] = []
+        var next = 0
+        for token in 0..<plan.tokenCount {
+            groupStarts.append(next)
+            for (phrase, role) in plan.phrases.enumerated()
+            where role.isMatch && role.token == token {
+                matchPhrases[next] = phrase
+                next += 1
+            }
+        }
+        groupStarts.append(next)
+        for (phrase, list) in lists.enumerated() {
+            counts[phrase] = list.count
+            positions[phrase] = 0
+            rowids[phrase] = list.rowids
+            hits[phrase] = list.hits
+        }
+        let columnCount = plan.weights.count
+        let tokenCount = plan.tokenCount
+        // One token of one match phrase (prefix and exact matching): its entries are the rows.
+        let drivesAlone = tokenCount == 1 && groupStarts[1] == 1
+        var rowid = Int64.min
+        var driven = 0
+        while true {
+            if drivesAlone {
+                guard driven < counts[matchPhrases[0]] else { return true }
+                rowid = rowids[matchPhrases[0]][driven]
+                driven += 1
+            } else {
+                // Leapfrog: the lowest rowid at or after `rowid` that every token hits.
+                var agreed = 0
+                var token = 0
+                while agreed < tokenCount {
+                    var lowest = Int64.max
+                    var isHit = false
+                    for group in groupStarts[token]..<groupStarts[token + 1] {
+                        let phrase = matchPhrases[group]
+                        let position = DoclistEntries.position(
+                            atLeast: rowid, from: positions[phrase], in: rowids[phrase],
+                            count: counts[phrase])
+                        positions[phrase] = position
+                        if position < counts[phrase] {
+                            lowest = min(lowest, rowids[phrase][position])
+                            isHit = true
+                        }
+                    }
+                    guard isHit else { return true }
+                    if lowest == rowid { agreed += 1 } else { (rowid, agreed) = (lowest, 1) }
+                    token = (token + 1) % tokenCount
+                }
+            }
+            collector.beginRow()
+            for phrase in 0..<phraseCount {
+                let entry = DoclistEntries.position(
+                    atLeast: rowid, from: positions[phrase], in: rowids[phrase],
+                    count: counts[phrase])
+                positions[phrase] = entry
+                guard entry < counts[phrase], rowids[phrase][entry] == rowid else { continue }
+                let start = entry * columnCount
+                for column in 0..<columnCount {
+                    for _ in 0..<hits[phrase][start + column] {
+                        collector.recordHit(ofPhrase: phrase, inColumn: column)
+                    }
+                }
+            }
+            // A row without a size is not FTS5's: let its cursor rank the plan.
+            guard collector.endRow(rowid: rowid, readSize: Self.noSize) == SQLITE_OK else {
+                return false
+            }
+            if !drivesAlone {
+                guard rowid < .max else { return true }
+                rowid += 1
+            }
+        }
+    }
+
+    /// The last resort for a row's size, which the reader does not have.
+    private static func noSize(_ size: inout Int32) -> Int32 { SQLITE_CORRUPT }
+}
+
+/// The options an FTS5 index was created with, as far as reading its doclists depends on
+/// them, from its `CREATE VIRTUAL TABLE` statement and its `%_config` table.
+struct IndexOptions {
+    let tokenizer: String
+    /// The `prefix=` lengths, in the order of their indexes (key bytes `'1'`, `'2'`, ...).
+    let prefixLengths: [Int]
+
+    /// Nil when the index is not one the doclist reader decodes: options other than
+    /// `tokenize=`, `prefix=` and external content (`detail=`, `columnsize=`,
+    /// `contentless_delete=`...), or another `%_config` version.
+    init?(of index: String, in database: Database) throws {
+        guard
+            let sql = try database.cachedStatement(
+                sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1"
+            ).firstRow([index], { $0.text(at: 0) }) ?? nil,
+            let version = try database.cachedStatement(
+                sql: "SELECT v FROM \"\(index)_config\" WHERE k = 'version'"
+            ).firstRow([], { $0.int(at: 0) }), version == DoclistRanking.formatVersion
+        else { return nil }
+        let lowered = sql.lowercased()
+        guard
+            !["detail", "columnsize", "contentless", "tokendata", "locale"].contains(where: {
+                lowered.contains($0)
+            }),
+            let tokenizer = Self.quotedOption("tokenize", in: sql),
+            !tokenizer.contains(" ")
+        else { return nil }
+        let prefixes = Self.quotedOption("prefix", in: sql) ?? ""
+        let lengths = prefixes.split(separator: " ").compactMap { Int($0) }
+        guard lengths.count == prefixes.split(separator: " ").count else { return nil }
+        self.tokenizer = tokenizer
+        prefixLengths = lengths
+    }
+
+    /// The value of `name='value'` in `sql`.
+    private static func quotedOption(_ name: String, in sql: String) -> String? {
+        guard let start = sql.firstRange(of: name + "='")?.upperBound,
+            let end = sql[start...].firstIndex(of: "'")
+        else { return nil }
+        return String(sql[start..<end])
+    }
+}

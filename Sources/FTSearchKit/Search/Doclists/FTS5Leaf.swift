@@ -1,0 +1,135 @@
+import CSQLite
+import FTSearchSQLite
+
+/// Reads the records of an FTS5 index's `%_data` table through one incremental blob handle
+/// moved from record to record (https://sqlite.org/c3ref/blob_reopen.html).
+final class FTS5DataReader {
+    private let database: Database
+    private let table: String
+    private var blob: OpaquePointer?
+
+    /// A reader of `index`'s `%_data` on `database`.
+    init(database: Database, index: String) {
+        self.database = database
+        table = index + "_data"
+    }
+
+    deinit { close() }
+
+    /// Record `rowid` whole, into `bytes` (its storage reused). Throws when there is no such
+    /// record or it cannot be read.
+    func read(_ rowid: Int64, into bytes: inout [UInt8]) throws(FTS5FormatError) {
+        let count = try open(rowid)
+        bytes = [UInt8](repeating: 0, count: count)
+        let failure = bytes.withUnsafeMutableBytes { buffer -> FTS5FormatError? in
+            do throws(FTS5FormatError) {
+                try read(rowid, count: count, into: buffer.baseAddress)
+                return nil
+            } catch { return error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Moves the handle to record `rowid` and returns its size.
+    func open(_ rowid: Int64) throws(FTS5FormatError) -> Int {
+        if let blob {
+            guard sqlite3_blob_reopen(blob, rowid) == SQLITE_OK else {
+                close()
+                throw FTS5FormatError(reason: "no record \(rowid)")
+            }
+        } else {
+            guard
+                sqlite3_blob_open(database.handle, "main", table, "block", rowid, 0, &blob)
+                    == SQLITE_OK, blob != nil
+            else {
+                close()
+                throw FTS5FormatError(reason: "no record \(rowid)")
+            }
+        }
+        guard let blob else { throw FTS5FormatError(reason: "no record \(rowid)") }
+        return Int(sqlite3_blob_bytes(blob))
+    }
+
+    /// Reads the `count` bytes of the record ``open(_:)`` moved to into `destination`.
+    func read(_ rowid: Int64, count: Int, into destination: UnsafeMutableRawPointer?)
+        throws(FTS5FormatError)
+    {
+        guard count > 0 else { return }
+        guard let blob, sqlite3_blob_read(blob, destination, Int32(count), 0) == SQLITE_OK else {
+            throw FTS5FormatError(reason: "unreadable \(rowid)")
+        }
+    }
+
+    /// Closes the blob handle; the next read opens another.
+    func close() {
+        if let blob { sqlite3_blob_close(blob) }
+        blob = nil
+    }
+}
+
+/// One leaf page of a segment (fts5_index.c, "PAGE FORMAT"): a 4-byte header (the offset of
+/// the first rowid when it comes before the first term, and the offset of the footer), the
+/// terms and doclists, and a footer of the terms' offsets. Its bytes are in storage of its
+/// own, reused from page to page; every read of them is checked against these offsets.
+final class FTS5Leaf {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity = 4096
+    private var count = 0
+    /// The offset of the page's first rowid when it precedes its first term, else 0: there a
+    /// doclist begun on an earlier page goes on, with an absolute rowid.
+    private(set) var firstRowidOffset = 0
+    /// Where the terms and doclists end and the footer begins.
+    private(set) var footerOffset = 0
+    /// The offset of each term on the page, in order.
+    private(set) var termOffsets: [Int] = []
+
+    init() { storage = .allocate(capacity: capacity) }
+
+    deinit { storage.deallocate() }
+
+    /// The page's bytes, valid until the next ``load(page:of:from:)``.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+
+    /// Where the doclist bytes of this page end when a doclist goes on here from the page
+    /// before: at its first rowid, its first term, or the footer.
+    var continuationEnd: Int {
+        firstRowidOffset != 0 ? firstRowidOffset : termOffsets.first ?? footerOffset
+    }
+
+    /// Reads page `page` of `segment` and checks its header and footer.
+    func load(page: Int, of segment: FTS5Segment, from reader: FTS5DataReader)
+        throws(FTS5FormatError)
+    {
+        guard page >= segment.firstPage, page <= segment.lastPage else {
+            throw FTS5FormatError(reason: "page outside its segment")
+        }
+        let rowid = segment.rowid(ofPage: page)
+        let size = try reader.open(rowid)
+        if size > capacity {
+            storage.deallocate()
+            capacity = max(size, 2 * capacity)
+            storage = .allocate(capacity: capacity)
+        }
+        count = 0
+        try reader.read(rowid, count: size, into: storage)
+        count = size
+        termOffsets.removeAll(keepingCapacity: true)
+        let bytes = self.bytes
+        firstRowidOffset = try FTS5Format.uint16(in: bytes, at: 0)
+        footerOffset = try FTS5Format.uint16(in: bytes, at: 2)
+        guard footerOffset >= 4, footerOffset <= bytes.count,
+            firstRowidOffset == 0 || (4..<footerOffset).contains(firstRowidOffset)
+        else { throw FTS5FormatError(reason: "leaf header") }
+        var offset = footerOffset
+        var term = 0
+        while offset < bytes.count {
+            term += try FTS5Format.count(
+                in: bytes, at: &offset, end: bytes.count, limit: footerOffset)
+            let previous = termOffsets.last ?? 0
+            guard (4..<footerOffset).contains(term), term > previous,
+                firstRowidOffset == 0 || firstRowidOffset < term
+            else { throw FTS5FormatError(reason: "leaf footer") }
+            termOffsets.append(term)
+        }
+    }
+}

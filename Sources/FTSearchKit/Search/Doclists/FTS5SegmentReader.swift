@@ -1,0 +1,221 @@
+import FTSearchSQLite
+
+/// Finds terms in an FTS5 index's segments and decodes their doclists (fts5_index.c,
+/// "TERM/DOCLIST FORMAT"), counting each entry's hits per column without keeping positions.
+final class FTS5SegmentReader {
+    private let database: Database
+    private let index: String
+    private let data: FTS5DataReader
+    private let columnCount: Int
+    /// Bit `c` set when hits in column `c` are counted (the search's column filter).
+    private let countedColumns: UInt64
+    private let termLeaf = FTS5Leaf()
+    private let doclistLeaf = FTS5Leaf()
+    private var spanning: [UInt8] = []
+
+    init(database: Database, index: String, columnCount: Int, matchedColumns: [Int]?) {
+        self.database = database
+        self.index = index
+        data = FTS5DataReader(database: database, index: index)
+        self.columnCount = columnCount
+        precondition(columnCount <= 64)
+        countedColumns = (0..<columnCount).reduce(0) { bits, column in
+            matchedColumns?.contains(column) ?? true ? bits | 1 << column : bits
+        }
+    }
+
+    /// Closes the blob handle.
+    func close() { data.close() }
+
+    /// The record `rowid` of `%_data` (the structure and averages records).
+    func record(_ rowid: Int64) throws(FTS5FormatError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        try data.read(rowid, into: &bytes)
+        return bytes
+    }
+
+    /// Appends to `entries` the doclist in `segment` of the term `key` (its index byte
+    /// first), if it has one.
+    func appendDoclist(of key: [UInt8], in segment: FTS5Segment, to entries: DoclistEntries)
+        throws
+    {
+        _ = try doclists(of: key, isPrefix: false, in: segment, appendingTo: entries)
+    }
+
+    /// The doclists in `segment` of every term starting with `key`, in term order.
+    func termDoclists(startingWith key: [UInt8], in segment: FTS5Segment) throws
+        -> [(term: [UInt8], entries: DoclistEntries)]
+    {
+        try doclists(of: key, isPrefix: true, in: segment, appendingTo: nil)
+    }
+
+    /// The doclists of `key` or the terms starting with it, each appended to `common` or else
+    /// to a list of its own.
+    private func doclists(
+        of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment,
+        appendingTo common: DoclistEntries?
+    ) throws -> [(term: [UInt8], entries: DoclistEntries)] {
+        guard segment.firstPage > 0, segment.firstPage <= segment.lastPage else { return [] }
+        // The leaf whose first term is the last at or before the key (fts5SegIterSeekInit).
+        let indexed =
+            try database.cachedStatement(
+                sql:
+                    "SELECT pgno FROM \"\(index)_idx\" WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1"
+            ).firstRow([Int64(segment.id), key]) { $0.int64(at: 0) >> 1 } ?? 0
+        var page = Int(clamping: max(Int64(segment.firstPage), indexed))
+        var found: [(term: [UInt8], entries: DoclistEntries)] = []
+        var term: [UInt8] = []
+        while page <= segment.lastPage {
+            try termLeaf.load(page: page, of: segment, from: data)
+            let offsets = termLeaf.termOffsets
+            for (position, start) in offsets.enumerated() {
+                var offset = start
+                let footer = termLeaf.footerOffset
+                let bytes = termLeaf.bytes
+                // The first term of a page is whole; each next one shares a prefix with the
+                // one before.
+                let shared =
+                    position == 0
+                    ? 0
+                    : try FTS5Format.count(in: bytes, at: &offset, end: footer, limit: term.count)
+                let added = try FTS5Format.count(
+                    in: bytes, at: &offset, end: footer, limit: footer - offset)
+                term.removeSubrange(shared...)
+                term += bytes[offset..<offset + added]
+                offset += added
+                if isPrefix ? term.starts(with: key) : term == key {
+                    let end = position + 1 < offsets.count ? offsets[position + 1] : footer
+                    let entries =
+                        common ?? DoclistEntries(columnCount: columnCount, capacity: 256)
+                    try appendDoclist(at: offset, end: end, page: page, of: segment, to: entries)
+                    found.append((term, entries))
+                    if !isPrefix { return found }
+                } else if key.lexicographicallyPrecedes(term) {
+                    return found
+                }
+            }
+            page += 1
+        }
+        return found
+    }
+
+    /// Decodes, appending to `entries`, the doclist starting at `offset` of leaf `page` and ending at `end` there (the
+    /// next term) or, when `end` is the footer, going on on the next pages of the segment.
+    private func appendDoclist(
+        at start: Int, end: Int, page: Int, of segment: FTS5Segment, to entries: DoclistEntries
+    ) throws(FTS5FormatError) {
+        try doclistLeaf.load(page: page, of: segment, from: data)
+        var page = page
+        var offset = start
+        // The end of the doclist's bytes on this page, and whether a term ends it there.
+        var regionEnd = end
+        var endsAtTerm = end < doclistLeaf.footerOffset
+        // Where on this page an absolute rowid goes on with the doclist (-1: nowhere).
+        var absoluteRowidOffset = -1
+        var rowid: Int64 = 0
+        var isFirst = true
+        while true {
+            // The entry's rowid: absolute first and at a page's first rowid, else a delta.
+            let isAbsolute = isFirst || offset == absoluteRowidOffset
+            var bytes = doclistLeaf.bytes
+            let value = try FTS5Format.varint(in: bytes, at: &offset, end: regionEnd)
+            if isAbsolute {
+                let next = Int64(bitPattern: value)
+                guard isFirst || next > rowid else { throw FTS5FormatError(reason: "rowid order") }
+                rowid = next
+            } else {
+                let (next, overflow) = rowid.addingReportingOverflow(Int64(bitPattern: value))
+                guard value > 0, !overflow else { throw FTS5FormatError(reason: "rowid delta") }
+                rowid = next
+            }
+            isFirst = false
+            let hitsStart = entries.append(rowid)
+            // The position list: its size (times 2, plus the delete flag), then its bytes.
+            let size = Int(try FTS5Format.varint(in: bytes, at: &offset, end: regionEnd) >> 1)
+            if size <= regionEnd - offset {
+                try countHits(
+                    in: bytes, from: offset, to: offset + size, into: entries, at: hitsStart)
+                offset += size
+            } else {
+                // It goes on at offset 4 of the next pages (fts5ChunkIterate).
+                spanning.removeAll(keepingCapacity: true)
+                spanning += bytes[offset..<regionEnd]
+                var remaining = size - (regionEnd - offset)
+                guard !endsAtTerm else { throw FTS5FormatError(reason: "position list") }
+                while remaining > 0 {
+                    page += 1
+                    try doclistLeaf.load(page: page, of: segment, from: data)
+                    bytes = doclistLeaf.bytes
+                    let stop = doclistLeaf.continuationEnd
+                    let taken = min(remaining, stop - 4)
+                    guard taken == remaining || stop == doclistLeaf.footerOffset else {
+                        throw FTS5FormatError(reason: "position list")
+                    }
+                    spanning += bytes[4..<4 + taken]
+                    remaining -= taken
+                    offset = 4 + taken
+                }
+                try spanning.withUnsafeBufferPointer { (bytes) throws(FTS5FormatError) in
+                    try countHits(in: bytes, from: 0, to: bytes.count, into: entries, at: hitsStart)
+                }
+                absoluteRowidOffset =
+                    doclistLeaf.firstRowidOffset == 0 ? -1 : doclistLeaf.firstRowidOffset
+                regionEnd = doclistLeaf.termOffsets.first ?? doclistLeaf.footerOffset
+                endsAtTerm = !doclistLeaf.termOffsets.isEmpty
+                guard offset == absoluteRowidOffset || offset == regionEnd else {
+                    throw FTS5FormatError(reason: "position list end")
+                }
+            }
+            if offset < regionEnd { continue }
+            guard offset == regionEnd else { throw FTS5FormatError(reason: "doclist end") }
+            if endsAtTerm { return }
+            // The page is done: the doclist goes on at the next page's first rowid, ends at
+            // its first term, or (a page of one long position list) passes over it.
+            while true {
+                page += 1
+                guard page <= segment.lastPage else { return }
+                try doclistLeaf.load(page: page, of: segment, from: data)
+                if doclistLeaf.firstRowidOffset != 0 {
+                    offset = doclistLeaf.firstRowidOffset
+                    absoluteRowidOffset = offset
+                    regionEnd = doclistLeaf.termOffsets.first ?? doclistLeaf.footerOffset
+                    endsAtTerm = !doclistLeaf.termOffsets.isEmpty
+                    break
+                }
+                if !doclistLeaf.termOffsets.isEmpty { return }
+            }
+        }
+    }
+
+    /// Counts the hits of a position list (fts5_index.c, "poslist format"): offsets in column
+    /// 0, then for each further column a 0x01 byte, the column number, and its offsets, each
+    /// offset a varint of at least 2.
+    @inline(__always)
+    private func countHits(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
+        into entries: DoclistEntries, at hitsStart: Int
+    ) throws(FTS5FormatError) {
+        var column = 0
+        var offset = start
+        while offset < end {
+            let byte = bytes[offset]
+            if byte == 0x01 {
+                offset += 1
+                column = try FTS5Format.count(
+                    in: bytes, at: &offset, end: end, limit: columnCount - 1)
+                continue
+            }
+            guard byte != 0 else { throw FTS5FormatError(reason: "offset 0") }
+            var length = 1
+            while bytes[offset] & 0x80 != 0 {
+                offset += 1
+                length += 1
+                guard offset < end, length <= 9 else {
+                    throw FTS5FormatError(reason: "offset varint")
+                }
+            }
+            offset += 1
+            if countedColumns & 1 << column != 0 { entries.addHit(at: hitsStart, column: column) }
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import FTSearchSQLite
+import Testing
+import FTSearchTestSupport
+@_spi(Benchmarking) @testable import FTSearchKit
+
+/// The doclist reader (``DoclistRanking``) must rank exactly as FTS5's cursor and the
+/// reference plan do, in every mode, with column filters and weights, over segments left by
+/// imports, random writes (overlapping segments, delete markers), automerges and `optimize`;
+/// must give back the plans and indexes it does not serve; and must never crash on a
+/// corrupted page.
+@Suite struct DoclistRankingTests {
+    let directory: TemporaryDirectory
+    let index: SearchIndex
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        index = try SearchIndex.temporary(in: directory)
+        var random = SeededGenerator(seed: 11)
+        let people = (0..<3000).map { _ in Self.randomPerson(using: &random) }
+        // Columns of more than 127, 255 and 16,383 tokens (several varint bytes in the
+        // docsize table, a row size byte of 255, position lists spanning leaf pages).
+        let long = [130, 260, 300, 16_400].map { count in
+            (
+                "Ann", "Long\(count)",
+                "Acme " + Array(repeating: "amber", count: count).joined(separator: " ")
+            )
+        }
+        try index.importPeople(people + long)
+        try index.importPeople((0..<500).map { _ in Self.randomPerson(using: &random) })
+        try index.importAnimals(
+            (0..<300).map { _ in FastRankingTests.firstNames.randomElement(using: &random)! })
+        try index.prepareIndexes(for: .substring, of: .all)
+    }
+
+    static func randomPerson(using random: inout SeededGenerator) -> (String, String, String) {
+        (
+            FastRankingTests.firstNames.randomElement(using: &random)!,
+            FastRankingTests.lastNames.randomElement(using: &random)!,
+            FastRankingTests.companies.randomElement(using: &random)!
+        )
+    }
+
+    static let texts = [
+        "a", "an", "ann", "anna", "annab", "m", "mu", "mül", "müller", "s", "sm", "smith", "zz",
+        "a a", "ann smi", "an mu", "bo s", "søren", "a/s", "acme", "amber", "long16400",
+        "an", "anm", "smiht",
+    ]
+
+    /// Every match mode, and field-restricted requests with other weights.
+    static func requests(_ text: String) -> [SearchRequest] {
+        FastRankingTests.requests(text, kinds: .all, limit: 20, offset: 0)
+            + [
+                SearchRequest(
+                    text: text, kinds: .people, limit: 3, offset: 0,
+                    weights: ["company": 0.3, "first_name": 1.7])
+            ]
+    }
+
+    /// Compares the reader's results with FTS5's cursor and the reference plan for every text,
+    /// and returns how many plans the reader served.
+    @discardableResult
+    private func expectReaderEqualsCursor(_ label: String) throws -> Int {
+        let tokenizer = try index.tokenizer
+        let reader = QueryEngine(database: index.database, tokenizer: tokenizer)
+        var cursor = reader
+        cursor.readsDoclists = false
+        // One-word searches read the two halves of the segments on two connections at once.
+        let helper = try RankingHelper(path: index.path)
+        let inHalves = QueryEngine(
+            database: index.database, tokenizer: tokenizer, helper: { helper },
+            parallelMinimumSpan: 0)
+        let database = index.database
+        var served = 0
+        for text in Self.texts {
+            for request in Self.requests(text) {
+                let name = "\(label): \(text) (\(request.match), \(request.fields ?? []))"
+                let fromDoclists = try reader.search(request)
+                #expect(fromDoclists == (try cursor.search(request)), "cursor: \(name)")
+                #expect(fromDoclists == (try reader.referenceSearch(request)), "reference: \(name)")
+                #expect(fromDoclists == (try inHalves.search(request)), "halves: \(name)")
+                guard let (plans, _) = try reader.plans(for: request) else { continue }
+                for plan in plans {
+                    let collector = RankedPage.makeCollector(plan, capacity: 20, database: database)
+                    if try DoclistRanking(database: index.database, plan: plan).collect(
+                        into: collector) != nil
+                    {
+                        served += 1
+                    } else {
+                        // Only multi-trigram phrases are the cursor's.
+                        #expect(
+                            request.match == .substring && text.count > 1, "not served: \(name)")
+                    }
+                }
+            }
+        }
+        return served
+    }
+
+    @Test func readerEqualsCursorAndReferenceAfterImports() throws {
+        #expect(try expectReaderEqualsCursor("imported") > 100)
+        // Its read transaction ends with the search, so the next one sees later writes.
+        #expect(index.database.isAutocommit)
+    }
+
+    @Test func readerEqualsCursorAfterRandomWritesMergesAndOptimize() throws {
+        var random = SeededGenerator(seed: 23)
+        let database = index.database
+        for round in 0..<12 {
+            try database.inTransaction {
+                for _ in 0..<40 {
+                    let id = Int64.random(in: 1...3504, using: &random)
+                    let (first, last, company) = Self.randomPerson(using: &random)
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0:
+                        try database.execute(
+                            sql:
+                                "UPDATE people SET first_name = ?, last_name = ?, company = ? WHERE id = ?",
+                            arguments: [first, last, company, id])
+                    case 1:
+                        try database.execute(
+                            sql: "DELETE FROM people WHERE id = ?", arguments: [id])
+                    default:
+                        try database.execute(
+                            sql:
+                                "INSERT INTO people(first_name, last_name, company, created_at, updated_at) VALUES (?, ?, ?, 0, 0)",
+                            arguments: [first, last, company])
+                    }
+                }
+            }
+            if round == 5 { try expectReaderEqualsCursor("after writes") }
+        }
+        let segments = try database.fetchInt(
+            sql:
+                "SELECT count(*) FROM people_fts_data WHERE id >= 137438953472 AND (id & 2147483647) = 1"
+        )
+        #expect((segments ?? 0) > 2, "writes left several segments")
+        try expectReaderEqualsCursor("after more writes and automerges")
+        _ = try index.optimize()
+        try expectReaderEqualsCursor("optimized")
+    }
+
+    @Test func halvesOfTheSegmentsMergeIntoTheWhole() throws {
+        let database = index.database
+        let engine = QueryEngine(database: database, tokenizer: try index.tokenizer)
+        var merged = 0
+        for text in Self.texts {
+            let request = SearchRequest(text: text, kinds: .people, limit: 20)
+            // Several match phrases need every segment for their IDFs.
+            guard let plan = try engine.plans(for: request)?.0.first, plan.matchPhraseCount == 1
+            else { continue }
+            let ranking = DoclistRanking(database: database, plan: plan)
+            func collection(_ segments: DoclistRanking.Segments) throws -> DoclistRanking.Collection
+            {
+                try #require(
+                    try ranking.collect(
+                        into: RankedPage.makeCollector(plan, capacity: 20, database: database),
+                        segments: segments))
+            }
+            let whole = try collection(.all)
+            let newer = try collection(.newer)
+            let older = try collection(.older)
+            #expect(newer.structure == whole.structure)
+            // Two imports: the second one's rows all come after the first one's.
+            try #require(newer.isDisjoint(from: older))
+            newer.collector.absorb(older.collector)
+            #expect(newer.collector.total == whole.collector.total, "total of \(text)")
+            // Rows of one (tier, score) come in no particular order: the page orders them.
+            let byRank = {
+                (
+                    a: (rowid: Int64, tier: Int, score: Double),
+                    b: (rowid: Int64, tier: Int, score: Double)
+                ) in
+                (a.tier, a.score, b.rowid) > (b.tier, b.score, a.rowid)
+            }
+            let halves = try newer.collector.finish().sorted(by: byRank)
+            let all = try whole.collector.finish().sorted(by: byRank)
+            #expect(halves.map(\.rowid) == all.map(\.rowid), "rows of \(text)")
+            #expect(halves.map(\.score) == all.map(\.score), "scores of \(text)")
+            #expect(halves.map(\.tier) == all.map(\.tier), "tiers of \(text)")
+            merged += 1
+        }
+        #expect(merged > 10)
+    }
+
+    @Test func anOpenWriteTransactionFallsBackToTheCursor() throws {
+        let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer)
+        let request = SearchRequest(text: "ann", kinds: .people, limit: 20)
+        let plan = try #require(try engine.plans(for: request)?.0.first)
+        let database = index.database
+        try database.inTransaction {
+            try index.database.execute(sql: "DELETE FROM people WHERE id = 1")
+            let collector = RankedPage.makeCollector(plan, capacity: 20, database: database)
+            #expect(
+                try DoclistRanking(database: index.database, plan: plan).collect(into: collector)
+                    == nil)
+            #expect(try engine.search(request) == (try engine.referenceSearch(request)))
+        }
+    }
+
+    @Test func indexesOfOtherFormatsAreNotRead() throws {
+        let database = index.database
+        #expect(try IndexOptions(of: "people_fts", in: database)?.prefixLengths == [1, 2, 3])
+        try database.execute(
+            sql:
+                "CREATE VIRTUAL TABLE columns_only USING fts5(a, tokenize='ftsearch', detail=column)"
+        )
+        #expect(try IndexOptions(of: "columns_only", in: database) == nil)
+        try database.execute(sql: "CREATE VIRTUAL TABLE later USING fts5(a, tokenize='ftsearch')")
+        try database.execute(sql: "UPDATE later_config SET v = 5 WHERE k = 'version'")
+        #expect(try IndexOptions(of: "later", in: database) == nil)
+        // A V2 structure record (contentless_delete=1) begins FF 00 00 01 after the cookie.
+        #expect(throws: FTS5FormatError.self) {
+            try FTS5Structure(
+                structure: [0, 0, 0, 1, 0xFF, 0, 0, 1, 0], averages: [1, 1], columnCount: 1)
+        }
+    }
+
+    @Test(arguments: 0..<6)
+    func corruptedPagesGiveAnErrorOrTheFallbackNeverACrash(seed: Int) throws {
+        let copy = directory.path + "/corrupt-\(seed).db"
+        try index.database.execute(sql: "VACUUM INTO ?", arguments: [copy])
+        let corrupted = try SearchIndex(path: copy)
+        let database = corrupted.database
+        var random = SeededGenerator(seed: UInt64(100 + seed))
+        var ids: [Int64] = []
+        try database.makeStatement(sql: "SELECT id FROM people_fts_data WHERE id > 10").forEachRow {
+            ids.append($0.int64(at: 0))
+        }
+        for id in ids.shuffled(using: &random).prefix(20) {
+            var block =
+                try database.makeStatement(sql: "SELECT block FROM people_fts_data WHERE id = ?")
+                .firstRow([id]) { $0.bytes(at: 0) } ?? []
+            guard !block.isEmpty else { continue }
+            if Bool.random(using: &random) {
+                block.removeLast(Int.random(in: 1...block.count, using: &random))
+            } else {
+                for _ in 0..<4 {
+                    block[Int.random(in: 0..<block.count, using: &random)] ^= UInt8.random(
+                        in: 1...255, using: &random)
+                }
+            }
+            try database.execute(
+                sql: "UPDATE people_fts_data SET block = ? WHERE id = ?", arguments: [block, id])
+        }
+        let engine = QueryEngine(database: database, tokenizer: try corrupted.tokenizer)
+        var served = 0
+        for text in Self.texts {
+            let request = SearchRequest(text: text, kinds: .people, limit: 20)
+            guard let plan = try engine.plans(for: request)?.0.first else { continue }
+            let collector = RankedPage.makeCollector(plan, capacity: 20, database: database)
+            // Either the reader gives the plan back, or it ranked what it could decode, or it
+            // throws; it never crashes. The search itself then ranks or reports an error.
+            if (try? DoclistRanking(database: database, plan: plan).collect(into: collector)) != nil
+            {
+                served += 1
+            }
+            _ = try? engine.search(request)
+        }
+        #expect(served < Self.texts.count, "some plans met a corrupted page")
+    }
+}
