@@ -395,22 +395,16 @@ final class FTS5RankCollector {
                 return false
             }
             var total: UInt32 = 0
-            var index = 0
-            while index < count {
-                var value: UInt32 = 0
-                var length = 0
-                repeat {
-                    // An SQLite varint (sqlite3Fts5PutVarint): seven bits a byte, the most
-                    // significant group first, the high bit set on every byte but the last; at
-                    // most 5 bytes for a 32-bit count.
-                    guard index < count, length < 5 else { return false }
-                    let byte = bytes[index]
-                    index += 1
-                    length += 1
-                    value = value << 7 | UInt32(byte & 0x7F)
-                    if byte & 0x80 == 0 { break }
-                } while true
-                total &+= value
+            var offset = 0
+            while offset < count {
+                // Each column's count, a 32-bit SQLite varint, decoded as the doclist reader
+                // decodes FTS5's records.
+                guard
+                    let value = try? FTS5Format.count(
+                        in: UnsafeBufferPointer(bytes), at: &offset, end: count,
+                        limit: Int(UInt32.max))
+                else { return false }
+                total &+= UInt32(value)
             }
             size = Int32(truncatingIfNeeded: total)
             return true
