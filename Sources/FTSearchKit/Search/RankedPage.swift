@@ -193,10 +193,13 @@ struct RankedPage {
     /// Whether `kind`'s rowids span at least ``parallelMinimumSpan``, so that ranking it in two
     /// halves at once is worth a second connection.
     private func spansWidely(_ kind: Kind) throws -> Bool {
-        try rowidSpan(of: kind).map { lowest, highest in
-            let (width, overflow) = highest.subtractingReportingOverflow(lowest)
-            return overflow || width >= parallelMinimumSpan
-        } ?? false
+        try rowidSpan(of: kind).map(isWide) ?? false
+    }
+
+    /// Whether ids from `lowest` through `highest` span at least ``parallelMinimumSpan``.
+    private func isWide(_ span: (lowest: Int64, highest: Int64)) -> Bool {
+        let (width, overflow) = span.highest.subtractingReportingOverflow(span.lowest)
+        return overflow || width >= parallelMinimumSpan
     }
 
     /// The lowest and highest id of `kind`, nil when it has no records.
@@ -236,11 +239,9 @@ struct RankedPage {
     private func collectInParallel(_ plan: MatchPlan, capacity: Int) throws
         -> FTS5RankCollector?
     {
-        guard plan.tokenCount == 1, let (lowest, highest) = try rowidSpan(of: plan.kind) else {
-            return nil
-        }
-        let (width, overflow) = highest.subtractingReportingOverflow(lowest)
-        guard overflow || width >= parallelMinimumSpan, let helper = helper() else { return nil }
+        guard plan.tokenCount == 1, let (lowest, highest) = try rowidSpan(of: plan.kind),
+            isWide((lowest, highest)), let helper = helper()
+        else { return nil }
         let middle = lowest / 2 + highest / 2
         let versionBefore = try dataVersion()
         let page = self
