@@ -221,6 +221,20 @@ package final class Database {
         }
     }
 
+    /// Runs `body` on one version of the database: in a deferred transaction of its own when
+    /// none is open (ended when `body` returns or throws, so that it never pins that version
+    /// for later reads), else in the one open.
+    package func readingOneVersion<T>(_ body: () throws -> T) throws -> T {
+        guard isAutocommit else { return try body() }
+        try execute(sql: "BEGIN DEFERRED")
+        defer {
+            if !isAutocommit, (try? execute(sql: "COMMIT")) == nil {
+                try? execute(sql: "ROLLBACK")
+            }
+        }
+        return try body()
+    }
+
     /// Starts a transaction; a lock another connection keeps past ``lockWaiting`` throws
     /// ``DatabaseBusyError``.
     private func begin(_ kind: TransactionKind) throws {

@@ -60,8 +60,9 @@ package final class FTS5Tokenizer {
         methods.xDelete?(instance)
     }
 
-    /// Splits `text` into folded tokens, in order.
-    package func tokens(in text: String) -> [Token] {
+    /// Splits `text` into folded tokens, in order: as a query is split, or with `asDocument`,
+    /// as the index splits the text it stores (with any colocated tokens the tokenizer adds).
+    package func tokens(in text: String, asDocument: Bool = false) -> [Token] {
         var collector = Collector()
         var text = text
         text.withUTF8 { bytes in
@@ -69,7 +70,8 @@ package final class FTS5Tokenizer {
             withUnsafeMutablePointer(to: &collector) { collectorPointer in
                 base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { characters in
                     _ = methods.xTokenize(
-                        instance, collectorPointer, FTS5_TOKENIZE_QUERY, characters,
+                        instance, collectorPointer,
+                        asDocument ? FTS5_TOKENIZE_DOCUMENT : FTS5_TOKENIZE_QUERY, characters,
                         Int32(bytes.count), Collector.receive)
                 }
             }

@@ -280,6 +280,43 @@ def run_imports(n, data):
     return raw
 
 
+def after_writes(n, data, db):
+    """Issue 20: the next search of an already searched 1- or 2-letter prefix right after an
+    add, update or delete (kept rankings brought up to date from the change log), and the
+    writes with and without the log's triggers, on a copy of the imported database."""
+    scratch = os.path.join(WORK, f"after-writes-{label(n)}.db")
+    shutil.copyfile(db, scratch)
+    try:
+        out = subprocess.run([BENCH, "after-write", scratch, os.path.join(data, "queries.tsv"), "200"],
+                             check=True, capture_output=True, text=True).stdout
+    finally:
+        for suffix in ("", "-wal", "-shm", "-history"):
+            if os.path.exists(scratch + suffix):
+                os.remove(scratch + suffix)
+    rows = parse_rows(out)
+    rows["mismatches"] = int(re.search(r"^mismatches\t(\d+)", out, re.M).group(1))
+    return rows
+
+
+def print_after_write_rows(name, size):
+    rows = size.get("after writes")
+    if not rows:
+        return
+    search = rows["after-write search"]
+    first = size["latency"].get("prefix1 uncached")
+    print(f"| {name} | next search of a searched 1- or 2-letter prefix right after an add, update or delete, "
+          f"p50 / p99 (ms) | {search['p50']:.2f} / {search['p99']:.2f} | "
+          f"{first['p50']:.2f} / {first['p99']:.2f} (a first 1-letter search) | | p99 ≤ 2 ms |")
+    for kind in ("add", "update", "delete", "all"):
+        ours, before = rows[f"write {kind}"], rows[f"write-without-log {kind}"]
+        what = "every write" if kind == "all" else f"`{kind}`"
+        print(f"| {name} | {what} in-process p50 / p99 (ms) | {ours['p50']:.2f} / {ours['p99']:.2f} | "
+              f"{before['p50']:.2f} / {before['p99']:.2f} (without the change log) | "
+              f"{ratio(ours['p99'], before['p99'])} | p99 ≤ 1.5× |")
+    print(f"| {name} | searches after writes that differ from the reference plan | "
+          f"{rows['mismatches']} of {search['count'] // 10} checked | | | 0 |")
+
+
 def latency_caps(n):
     """Queries per class and one-letter queries, for ftsearch-bench and Tantivy alike."""
     return 200, 200 if n <= 100_000 else 25
@@ -530,6 +567,9 @@ def main(argv=None):
         size["exports"] = run_exports(n, ft_db)
         log(f"  query latency {label(n)}")
         size["latency"] = run_latency(n, data, ft_db)
+        if n >= 100_000:
+            log(f"  searches after writes {label(n)}")
+            size["after writes"] = after_writes(n, data, ft_db)
         log(f"  deep pages {label(n)}")
         size["deep pages"] = deep_pages(n, ft_db)
         log(f"  interactive latency {label(n)}")
@@ -613,6 +653,7 @@ def print_table(results):
                           f"{'≥ 5× faster' if p != 'p90' else ''} |")
         print(f"| {name} | fast and naive results differ | {latency.get('mismatches', '?')} queries | | | 0 |")
         print_interactive_rows(name, size)
+        print_after_write_rows(name, size)
         print_deep_page_rows(name, size)
         print_forgiving_rows(name, size)
         if "process" in size:

@@ -2,7 +2,8 @@ import FTSearchSQLite
 
 /// Writes the records of one kind during an import transaction, keeping the FTS index exact.
 ///
-/// On ``begin()`` it drops the index triggers (see ``IndexSync``) and notes the highest id; each
+/// On ``begin()`` it drops the index triggers (see ``IndexSync``) and the ``SearchChanges``
+/// log's, notes the bulk write in the log, and notes the highest id; each
 /// ``write(_:)`` upserts a content row, first removing a replaced row's old tokens from the
 /// indexes; ``finish()`` indexes every new or replaced row with one statement per index (with
 /// ``IndexSync/bulkSettings``), writes those rows' ``RowSizes`` blocks again, and restores the
@@ -71,7 +72,11 @@ final class BulkWriter {
     func begin(replacingAll: Bool) throws {
         precondition(!replacingAll || indexing == .atFinish, "replacing all is a bulk write")
         if indexing == .atFinish {
-            try database.execute(sql: sync.dropTriggersSQL)
+            // The log's triggers go too: instead of a change per row, the log notes that any
+            // record of the kind may have changed, and kept rankings of it are ranked again.
+            try database.execute(
+                sql: sync.dropTriggersSQL + SearchChanges.dropTriggersSQL(of: kind))
+            try SearchChanges.noteBulkWrite(of: kind, in: database)
         }
         if replacingAll {
             try database.execute(sql: sync.deleteAllSQL)
@@ -225,7 +230,8 @@ final class BulkWriter {
         }
         droppedIndexes = []
         try database.execute(sql: sync.dropReindexListSQL)
-        try database.execute(sql: sync.createTriggersSQL)
+        try database.execute(
+            sql: sync.createTriggersSQL + SearchChanges.createTriggersSQL(of: kind))
         upsert = nil
         exists = nil
         unindex = []

@@ -409,6 +409,56 @@ enum Schema {
                     """)
             try fillRowSizesForMigration10(database)
         }
+        migrator.registerMigration(
+            "Log the changes to searchable fields, to bring kept rankings up to date"
+        ) { database in
+            // A kept ranking was dropped by any write (its indexes' structure records change),
+            // and the next search of its text paid a first search again. The log (see
+            // SearchChanges) tells which records changed since a ranking was kept, and what they
+            // were before; a kept ranking now keeps its frontier (see RankingFrontier) too. The
+            // log's triggers are triggers of their own, beside the index triggers, so those and
+            // the substring indexes stay as they are.
+            try database.execute(
+                sql: """
+                    CREATE TABLE search_changes (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        kind TEXT NOT NULL,
+                        id INTEGER,
+                        existed INTEGER NOT NULL,
+                        field1 TEXT,
+                        field2 TEXT,
+                        field3 TEXT
+                    );
+                    CREATE TRIGGER people_log_insert AFTER INSERT ON people BEGIN
+                        INSERT INTO search_changes(kind, id, existed) VALUES ('people', new.id, 0);
+                        DELETE FROM search_changes WHERE seq <= last_insert_rowid() - 4096;
+                    END;
+                    CREATE TRIGGER people_log_delete AFTER DELETE ON people BEGIN
+                        INSERT INTO search_changes(kind, id, existed, field1, field2, field3) VALUES ('people', old.id, 1, old.first_name, old.last_name, old.company);
+                        DELETE FROM search_changes WHERE seq <= last_insert_rowid() - 4096;
+                    END;
+                    CREATE TRIGGER people_log_update AFTER UPDATE OF first_name, last_name, company ON people BEGIN
+                        INSERT INTO search_changes(kind, id, existed, field1, field2, field3) VALUES ('people', old.id, 1, old.first_name, old.last_name, old.company);
+                        INSERT INTO search_changes(kind, id, existed) SELECT 'people', new.id, 0 WHERE new.id <> old.id;
+                        DELETE FROM search_changes WHERE seq <= last_insert_rowid() - 4096;
+                    END;
+                    CREATE TRIGGER animals_log_insert AFTER INSERT ON animals BEGIN
+                        INSERT INTO search_changes(kind, id, existed) VALUES ('animals', new.id, 0);
+                        DELETE FROM search_changes WHERE seq <= last_insert_rowid() - 4096;
+                    END;
+                    CREATE TRIGGER animals_log_delete AFTER DELETE ON animals BEGIN
+                        INSERT INTO search_changes(kind, id, existed, field1) VALUES ('animals', old.id, 1, old.name);
+                        DELETE FROM search_changes WHERE seq <= last_insert_rowid() - 4096;
+                    END;
+                    CREATE TRIGGER animals_log_update AFTER UPDATE OF name ON animals BEGIN
+                        INSERT INTO search_changes(kind, id, existed, field1) VALUES ('animals', old.id, 1, old.name);
+                        INSERT INTO search_changes(kind, id, existed) SELECT 'animals', new.id, 0 WHERE new.id <> old.id;
+                        DELETE FROM search_changes WHERE seq <= last_insert_rowid() - 4096;
+                    END;
+                    ALTER TABLE result_cache ADD COLUMN frontier BLOB;
+                    DELETE FROM result_cache;
+                    """)
+        }
         return migrator
     }()
 

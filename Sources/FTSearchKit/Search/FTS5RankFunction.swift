@@ -29,9 +29,19 @@ final class FTS5RankCollector {
         var rowid: Int64
         /// The ``RankTier`` raw value.
         var tier: Int
-        /// The bm25 score (`-bm25()`), or for one token the score without its IDF factor.
+        /// The bm25 score (`-bm25()`), or for one match phrase the score without its IDF
+        /// factor.
         var value: Double
+        /// For one match phrase, the row's weighted frequency of it (else 0), and the row's
+        /// size: what the value is computed from, kept for ``RankingFrontier``.
+        var frequency: Double
+        var size: Int32
     }
+
+    /// The best (tier, value) of the matches that are not candidates (or no longer are): an
+    /// upper bound of their values, `.infinity` for rows left out by their tier alone. Nil
+    /// while every match is a candidate.
+    private(set) var bestLeftOut: (tier: Int, value: Double)?
 
     let tokenCount: Int
     /// The number of match phrases (the first phrases of the query).
@@ -124,9 +134,21 @@ final class FTS5RankCollector {
         return buffer
     }
 
+    /// A row that can be among the best, with its final score.
+    struct Ranked {
+        var rowid: Int64
+        var tier: Int
+        var score: Double
+        /// What the score is computed from (see ``Candidate``).
+        var value: Double
+        var frequency: Double
+        var size: Int32
+    }
+
     /// The rows that can be among the best `capacity` (ties with the last one included), best
-    /// first, with their final scores; throws when the function failed.
-    func finish() throws(SQLiteError) -> [(rowid: Int64, tier: Int, score: Double)] {
+    /// first, with their final scores; throws when the function failed. The rows after those
+    /// are noted in ``bestLeftOut``.
+    func finish() throws(SQLiteError) -> [Ranked] {
         guard failure == SQLITE_OK else {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
@@ -134,10 +156,10 @@ final class FTS5RankCollector {
         let scale: Double? =
             matchCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
         var rows = candidates.map { candidate in
-            (
+            Ranked(
                 rowid: candidate.rowid, tier: candidate.tier,
-                score: scale.map { 0.0 + $0 * candidate.value } ?? candidate.value
-            )
+                score: scale.map { 0.0 + $0 * candidate.value } ?? candidate.value,
+                value: candidate.value, frequency: candidate.frequency, size: candidate.size)
         }
         rows.sort { ($0.tier, $0.score) > ($1.tier, $1.score) }
         guard rows.count > capacity else { return rows }
@@ -145,6 +167,7 @@ final class FTS5RankCollector {
         let end =
             rows[capacity...].firstIndex { ($0.tier, $0.score) < (last.tier, last.score) }
             ?? rows.count
+        for row in rows[end...] { leaveOut(tier: row.tier, value: row.value) }
         return Array(rows[..<end])
     }
 
@@ -157,6 +180,7 @@ final class FTS5RankCollector {
         precondition(other.matchCount == matchCount && other.capacity == capacity)
         total += other.total
         candidates += other.candidates
+        if let theirs = other.bestLeftOut { leaveOut(tier: theirs.tier, value: theirs.value) }
         if !isStarted && other.isStarted {
             isStarted = true
             rowCount = other.rowCount
@@ -219,16 +243,31 @@ final class FTS5RankCollector {
         idf: UnsafeMutableBufferPointer<Double>,
         averageSize: Double
     ) -> Double {
-        let k1 = 1.2
-        let b = 0.75
         var score = 0.0
         for phrase in 0..<frequencies.count {
-            let frequency = frequencies[phrase]
             score +=
                 idf[phrase]
-                * ((frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * size / averageSize)))
+                * saturation(frequency: frequencies[phrase], size: size, averageSize: averageSize)
         }
         return score
+    }
+
+    /// bm25's term for one phrase, before its IDF.
+    @inline(__always)
+    private static func saturation(frequency: Double, size: Double, averageSize: Double) -> Double {
+        let k1 = 1.2
+        let b = 0.75
+        return (frequency * (k1 + 1.0)) / (frequency + k1 * (1 - b + b * size / averageSize))
+    }
+
+    /// The value a row of one match phrase gets (see ``Candidate/value``): the same double
+    /// ``endRow(rowid:readSize:)`` computes for its `frequency` and `size`, with the index's
+    /// row and token counts.
+    static func value(frequency: Double, size: Int32, rows: Int64, tokens: Int64) -> Double {
+        0.0 + 1.0
+            * saturation(
+                frequency: frequency, size: Double(size),
+                averageSize: Double(tokens) / Double(rows))
     }
 
     fileprivate func visitRow(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer)
@@ -322,15 +361,20 @@ final class FTS5RankCollector {
         ).rawValue
         total += 1
         if let least = threshold {
-            if tier < least.tier { return SQLITE_OK }
+            if tier < least.tier {
+                leaveOut(tier: tier, value: .infinity)
+                return SQLITE_OK
+            }
             // Each hit is a distinct token, so the row has at least `mostHits` tokens; a smaller
             // size gives a higher score. The margin keeps rows that could tie after the IDF.
-            if tier == least.tier
-                && Self.score(
+            if tier == least.tier {
+                let bound = Self.score(
                     size: Double(mostHits), frequencies: frequencies, idf: idf,
-                    averageSize: averageSize) < least.value * (1 - 1e-9)
-            {
-                return SQLITE_OK
+                    averageSize: averageSize)
+                if bound < least.value * (1 - 1e-9) {
+                    leaveOut(tier: tier, value: bound)
+                    return SQLITE_OK
+                }
             }
         }
         var size: Int32 = 0
@@ -344,7 +388,8 @@ final class FTS5RankCollector {
             rowid: rowid, tier: tier,
             value: Self.score(
                 size: Double(size), frequencies: frequencies, idf: idf,
-                averageSize: averageSize))
+                averageSize: averageSize),
+            frequency: matchCount == 1 ? frequencies[0] : 0, size: size)
         if threshold == nil {
             candidates.append(candidate)
             push(candidate)
@@ -359,8 +404,18 @@ final class FTS5RankCollector {
                 compact()
                 compactionLimit = max(compactionLimit, 2 * candidates.count)
             }
+        } else {
+            leaveOut(tier: candidate.tier, value: candidate.value)
         }
         return SQLITE_OK
+    }
+
+    /// Notes a match that is not (or no longer) a candidate, by its tier and (a bound of) its
+    /// value.
+    @inline(__always)
+    private func leaveOut(tier: Int, value: Double) {
+        if let best = bestLeftOut, (best.tier, best.value) >= (tier, value) { return }
+        bestLeftOut = (tier, value)
     }
 
     /// Reads the row's token count from the index's docsize table through an incremental
@@ -425,7 +480,13 @@ final class FTS5RankCollector {
     /// Drops the candidates that can no longer reach the best rows.
     private func compact() {
         let least = heap[0]
-        candidates.removeAll { ($0.tier, $0.value) < (least.tier, least.value * (1 - 1e-9)) }
+        candidates.removeAll { candidate in
+            guard (candidate.tier, candidate.value) < (least.tier, least.value * (1 - 1e-9)) else {
+                return false
+            }
+            leaveOut(tier: candidate.tier, value: candidate.value)
+            return true
+        }
     }
 
     private static func isLess(_ a: Candidate, _ b: Candidate) -> Bool {

@@ -45,18 +45,31 @@ struct QueryEngine {
     }
 
     /// The order of the best matches up to the end of `request`'s page: kept by the result
-    /// cache, or ranked by the fast plan (and kept if that was expensive).
+    /// cache (and brought up to date after writes), or ranked by the fast plan (and kept if
+    /// that was expensive).
     private func rankedOrder(_ plans: [MatchPlan], request: SearchRequest) throws -> RankedOrder {
         let slot = try resultCache?.slot(for: plans)
         let end = request.offset + (request.limit ?? 0)
-        if let slot, let kept = resultCache?.order(in: slot, covering: end) { return kept }
+        if let slot, let kept = try resultCache?.order(in: slot, covering: end, plans: plans) {
+            return kept
+        }
         let clock = ContinuousClock()
         let started = clock.now
-        let order = try RankedPage(
+        // A change logged while ranking might be in the ranking or not: then it has no
+        // frontier, which must name the last change it includes.
+        let sequence = try resultCache.map { _ in try SearchChanges.latestSequence(in: database) }
+        var (order, frontier) = try RankedPage(
             database: database, plans: plans, request: request, helper: helper,
             parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists
-        ).order()
-        if let slot { resultCache?.keep(order, in: slot, cost: clock.now - started) }
+        ).rank()
+        if let sequence, try SearchChanges.latestSequence(in: database) == sequence {
+            frontier?.changeSequence = sequence
+        } else {
+            frontier = nil
+        }
+        if let slot {
+            resultCache?.keep(order, frontier: frontier, in: slot, cost: clock.now - started)
+        }
         return order
     }
 

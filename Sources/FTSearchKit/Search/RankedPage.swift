@@ -35,27 +35,38 @@ struct RankedPage {
     private var start: Int { isDeep ? request.offset : 0 }
 
     /// The total and the matches at positions `start ..< offset + limit` in rank order.
-    func order() throws -> RankedOrder {
+    func order() throws -> RankedOrder { try rank().order }
+
+    /// The order, and what bringing it up to date after writes needs (see
+    /// ``RankingFrontier``): nil when a plan's order cannot be, or for a deep page. Its
+    /// ``RankingFrontier/changeSequence`` is the caller's to set.
+    func rank() throws -> (order: RankedOrder, frontier: RankingFrontier?) {
         var total = 0
-        var ranked: [(kind: Kind, rowid: Int64, tier: Int, score: Double)] = []
+        var ranked: [(kind: Kind, row: FTS5RankCollector.Ranked)] = []
+        var collectors: [FTS5RankCollector?] = []
         for plan in plans {
             let capacity = try capacity(of: plan)
-            guard capacity > 0 else { continue }
+            guard capacity > 0 else {
+                collectors.append(nil)
+                continue
+            }
             let collector =
                 try collectFromDoclists(plan, capacity: capacity)
                 ?? collectInParallel(plan, capacity: capacity)
-                ?? collect(plan, capacity: capacity, in: database, rowids: .all)
+                ?? Self.collect(plan, capacity: capacity, in: database, rowids: .all)
             total += collector.total
-            ranked += try collector.finish().map { (plan.kind, $0.rowid, $0.tier, $0.score) }
+            ranked += try collector.finish().map { (plan.kind, $0) }
+            collectors.append(collector)
         }
         // The groups of equal (whole, score), best first. Those that hold a position in
         // `start ..< capacity` are ordered by sort key; those wholly before `start` are
         // dropped, and the last position wanted ends inside at most one.
-        ranked.sort { ($0.tier, $0.score) > ($1.tier, $1.score) }
+        ranked.sort { ($0.row.tier, $0.row.score) > ($1.row.tier, $1.row.score) }
         var groups: [(tier: Int, score: Double)] = []
         var rows: [(group: Int, kind: Kind, rowid: Int64)] = []
         var firstKept = 0  // the position of rows[0]
-        for (position, row) in ranked.enumerated() {
+        for (position, item) in ranked.enumerated() {
+            let row = item.row
             if groups.last.map({ $0 != (row.tier, row.score) }) ?? true {
                 guard position < capacity else { break }
                 if position <= start {
@@ -65,16 +76,84 @@ struct RankedPage {
                 }
                 groups.append((row.tier, row.score))
             }
-            rows.append((groups.count - 1, row.kind, row.rowid))
+            rows.append((groups.count - 1, item.kind, row.rowid))
         }
-        guard !rows.isEmpty else { return RankedOrder(total: total, start: start, entries: []) }
+        guard !rows.isEmpty else {
+            let order = RankedOrder(total: total, start: start, entries: [])
+            return (order, try frontier(of: order, ranked: ranked, collectors: collectors))
+        }
         let ordered = try orderedBySortKey(rows) ?? orderedInSQL(rows, first: capacity - firstKept)
         let entries = ordered.dropFirst(start - firstKept).prefix(capacity - start).map { row in
             RankedOrder.Entry(
                 kind: row.kind, rowid: row.rowid, score: groups[row.group].score,
                 tier: RankTier(rawValue: groups[row.group].tier))
         }
-        return RankedOrder(total: total, start: start, entries: entries)
+        let order = RankedOrder(total: total, start: start, entries: entries)
+        return (order, try frontier(of: order, ranked: ranked, collectors: collectors))
+    }
+
+    /// The frontier of `order`, ranked from `ranked` (every candidate of the plans, best
+    /// first) by `collectors` (one per plan); nil when a plan is not one a frontier serves (see
+    /// ``RankingFrontier``), or the matches tied with the last entry after it are of several
+    /// classes.
+    private func frontier(
+        of order: RankedOrder, ranked: [(kind: Kind, row: FTS5RankCollector.Ranked)],
+        collectors: [FTS5RankCollector?]
+    ) throws -> RankingFrontier? {
+        guard !isDeep, plans.allSatisfy(RankingFrontier.serves) else { return nil }
+        struct Row: Hashable {
+            var kind: Kind
+            var rowid: Int64
+        }
+        let kept = Set(order.entries.map { Row(kind: $0.kind, rowid: $0.rowid) })
+        var classes: [Row: RankingFrontier.RowClass] = [:]
+        var leftOut: [Kind: [FTS5RankCollector.Ranked]] = [:]
+        for (kind, row) in ranked {
+            if kept.contains(Row(kind: kind, rowid: row.rowid)) {
+                classes[Row(kind: kind, rowid: row.rowid)] = RankingFrontier.RowClass(row)
+            } else {
+                leftOut[kind, default: []].append(row)
+            }
+        }
+        var entryClasses: [RankingFrontier.RowClass] = []
+        for entry in order.entries {
+            guard let rowClass = classes[Row(kind: entry.kind, rowid: entry.rowid)] else {
+                return nil
+            }
+            entryClasses.append(rowClass)
+        }
+        var parts: [RankingFrontier.Part] = []
+        let last = order.entries.last
+        for (plan, collector) in zip(plans, collectors) {
+            guard
+                var part = RankingFrontier.Part(
+                    kind: plan.kind, index: plan.index, total: collector?.total ?? 0,
+                    in: database)
+            else { return nil }
+            if let best = collector?.bestLeftOut {
+                part.noteLeftOut(tier: best.tier, value: best.value)
+            }
+            for row in leftOut[plan.kind] ?? [] {
+                if let last, row.tier == last.tier.rawValue, row.score == last.score {
+                    let rowClass = RankingFrontier.RowClass(row)
+                    guard part.continuation == nil || part.continuation == rowClass else {
+                        return nil
+                    }
+                    part.continuation = rowClass
+                } else {
+                    part.noteLeftOut(tier: row.tier, value: row.value)
+                }
+            }
+            parts.append(part)
+        }
+        var lastSortKey: [UInt8] = []
+        if let last {
+            var keys = SortKeys(database: database)
+            guard let key = keys.key(of: last.kind, rowid: last.rowid) else { return nil }
+            lastSortKey = key
+        }
+        return RankingFrontier(
+            changeSequence: 0, parts: parts, entryClasses: entryClasses, lastSortKey: lastSortKey)
     }
 
     /// How many of `plan`'s best matches are ranked: the page's end, and for a deep page at
@@ -91,29 +170,16 @@ struct RankedPage {
     private func orderedBySortKey(_ rows: [(group: Int, kind: Kind, rowid: Int64)]) throws
         -> [(group: Int, kind: Kind, rowid: Int64)]?
     {
-        var readers: [Kind: [ColumnReader]] = [:]
+        var keys = SortKeys(database: database)
         var keyed: [(group: Int, key: [UInt8], kind: Kind, rowid: Int64)] = []
         keyed.reserveCapacity(rows.count)
         for row in rows {
-            let columns =
-                readers[row.kind]
-                ?? SortName.columns(of: row.kind).map {
-                    ColumnReader(database: database, table: row.kind.tableName, column: $0)
-                }
-            readers[row.kind] = columns
-            var key: [UInt8] = []
-            for (index, column) in columns.enumerated() {
-                if index > 0 { key.append(0x20) }
-                guard column.append(row: row.rowid, to: &key) else { return nil }
-            }
+            guard let key = keys.key(of: row.kind, rowid: row.rowid) else { return nil }
             keyed.append((row.group, key, row.kind, row.rowid))
         }
         keyed.sort { a, b in
             if a.group != b.group { return a.group < b.group }
-            let order = SortName.compare(a.key, b.key)
-            if order != 0 { return order < 0 }
-            if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
-            return a.rowid < b.rowid
+            return SortKeys.precedes((a.key, a.kind, a.rowid), (b.key, b.kind, b.rowid))
         }
         return keyed.map { ($0.group, $0.kind, $0.rowid) }
     }
@@ -143,6 +209,8 @@ struct RankedPage {
         case all
         case upTo(Int64)
         case above(Int64)
+        /// These rows only.
+        case listed([Int64])
     }
 
     /// A collector of `plan`'s best `capacity` matches, reading row sizes on `database`.
@@ -216,16 +284,18 @@ struct RankedPage {
 
     /// Runs the ranking query of `plan` over its matches in `rowids`, on `database`, keeping
     /// the best `capacity`.
-    private func collect(
+    static func collect(
         _ plan: MatchPlan, capacity: Int, in database: Database, rowids: RowidRange
     ) throws -> FTS5RankCollector {
-        let collector = Self.makeCollector(plan, capacity: capacity, database: database)
-        let statement = try Self.rankStatement(for: plan.index, rowids: rowids, in: database)
+        let collector = makeCollector(plan, capacity: capacity, database: database)
+        let statement = try rankStatement(for: plan.index, rowids: rowids, in: database)
         try statement.bind(plan.rankQuery, at: 1)
         try statement.bind(collector, at: 2)
         switch rowids {
         case .all: break
         case .upTo(let rowid), .above(let rowid): try statement.bind(rowid, at: 3)
+        case .listed(let rowids):
+            try statement.bind("[" + rowids.map(String.init).joined(separator: ",") + "]", at: 3)
         }
         defer { statement.reset() }
         defer { collector.closeSizeReader() }
@@ -244,11 +314,10 @@ struct RankedPage {
         else { return nil }
         let middle = lowest / 2 + highest / 2
         let versionBefore = try dataVersion()
-        let page = self
         let upper = helper.start { database in
-            try page.collect(plan, capacity: capacity, in: database, rowids: .above(middle))
+            try Self.collect(plan, capacity: capacity, in: database, rowids: .above(middle))
         }
-        let lower = try collect(plan, capacity: capacity, in: database, rowids: .upTo(middle))
+        let lower = try Self.collect(plan, capacity: capacity, in: database, rowids: .upTo(middle))
         // Any failure of the helper (say, the file was replaced) only costs the parallelism.
         guard let otherHalf = try? upper.wait(), try dataVersion() == versionBefore else {
             return nil
@@ -270,6 +339,7 @@ struct RankedPage {
             case .all: ""
             case .upTo: "AND rowid <= ?3 "
             case .above: "AND rowid > ?3 "
+            case .listed: "AND rowid IN (SELECT value FROM json_each(?3)) "
             }
         let sql =
             "SELECT 1 FROM \(index) WHERE \(index) MATCH ?1 \(range)"

@@ -21,6 +21,25 @@ extension SearchIndex {
 }
 
 extension SearchIndex {
+    /// Drops (false) or restores (true) the triggers that log single-record writes for kept
+    /// rankings (see ``SearchChanges``), so that `ftsearch-bench` can time writes as they were
+    /// before the log. Both note a bulk write of every kind, as ``BulkWriter`` does: rankings
+    /// kept before are ranked again, since the writes without the log are not in it.
+    @_spi(Benchmarking)
+    public func logChanges(_ logs: Bool) throws {
+        try database.inTransaction {
+            for kind in Kind.allCases {
+                try database.execute(
+                    sql: logs
+                        ? SearchChanges.createTriggersSQL(of: kind)
+                        : SearchChanges.dropTriggersSQL(of: kind))
+                try SearchChanges.noteBulkWrite(of: kind, in: database)
+            }
+        }
+    }
+}
+
+extension SearchIndex {
     /// Whether first searches rank from FTS5's doclists where the reader serves the plan (see
     /// ``DoclistRanking``): on by default; `ftsearch-bench` also times FTS5's cursor.
     @_spi(Benchmarking)

@@ -49,3 +49,42 @@ enum SortName {
         byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
     }
 }
+
+/// Reads records' sort keys by id with blob handles (one per column, moved from row to row):
+/// the bytes of their ``SortName`` columns, joined by a space, as `SortName.sql` joins them.
+struct SortKeys {
+    let database: Database
+    private var readers: [Kind: [ColumnReader]] = [:]
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    /// The sort key of `kind`'s record `rowid`; nil when it cannot be read (no such record, or
+    /// a column that is not text).
+    mutating func key(of kind: Kind, rowid: Int64) -> [UInt8]? {
+        let columns =
+            readers[kind]
+            ?? SortName.columns(of: kind).map {
+                ColumnReader(database: database, table: kind.tableName, column: $0)
+            }
+        readers[kind] = columns
+        var key: [UInt8] = []
+        for (index, column) in columns.enumerated() {
+            if index > 0 { key.append(0x20) }
+            guard column.append(row: rowid, to: &key) else { return nil }
+        }
+        return key
+    }
+
+    /// Whether `a` comes before `b` among results of one (tier, score): by sort key (NOCASE),
+    /// then kind, then id, as the reference plan's ORDER BY puts them.
+    static func precedes(
+        _ a: (key: [UInt8], kind: Kind, rowid: Int64), _ b: (key: [UInt8], kind: Kind, rowid: Int64)
+    ) -> Bool {
+        let order = SortName.compare(a.key, b.key)
+        if order != 0 { return order < 0 }
+        if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+        return a.rowid < b.rowid
+    }
+}

@@ -165,11 +165,7 @@ import FTSearchTestSupport
             newer.collector.absorb(older.collector)
             #expect(newer.collector.total == whole.collector.total, "total of \(text)")
             // Rows of one (tier, score) come in no particular order: the page orders them.
-            let byRank = {
-                (
-                    a: (rowid: Int64, tier: Int, score: Double),
-                    b: (rowid: Int64, tier: Int, score: Double)
-                ) in
+            let byRank = { (a: FTS5RankCollector.Ranked, b: FTS5RankCollector.Ranked) in
                 (a.tier, a.score, b.rowid) > (b.tier, b.score, a.rowid)
             }
             let halves = try newer.collector.finish().sorted(by: byRank)

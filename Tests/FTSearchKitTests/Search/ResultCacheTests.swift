@@ -32,8 +32,10 @@ import FTSearchSQLite
     }
 
     /// Reverses the order kept for every search (entries of 21 bytes), so that a served
-    /// ranking shows.
+    /// ranking shows, and drops their frontiers, so that none is brought up to date after a
+    /// write (``RankingMaintenanceTests`` tests that).
     private func reverseKeptOrders() throws {
+        try index.database.execute(sql: "UPDATE result_cache SET frontier = NULL")
         var kept: [(Int64, [UInt8])] = []
         try index.database.cachedStatement(sql: "SELECT id, entries FROM result_cache")
             .forEachRow { kept.append(($0.int64(at: 0), $0.bytes(at: 1))) }

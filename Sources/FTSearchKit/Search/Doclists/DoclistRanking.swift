@@ -56,20 +56,21 @@ struct DoclistRanking {
             let keys = try phraseKeys(options)
         else { return nil }
         // One read transaction, so that the structure and every page are of one version.
-        let opensTransaction = database.isAutocommit
-        if opensTransaction { try database.execute(sql: "BEGIN DEFERRED") }
+        return try database.readingOneVersion {
+            try collect(into: collector, segments: segments, keys: keys)
+        }
+    }
+
+    private func collect(
+        into collector: FTS5RankCollector, segments: Segments,
+        keys: [(key: [UInt8], isPrefix: Bool)]
+    ) throws -> Collection? {
         let reader = FTS5SegmentReader(
             database: database, index: plan.index, columnCount: plan.weights.count,
             matchedColumns: plan.matchedColumns)
         defer {
             reader.close()
             collector.closeSizeReader()
-            // A read transaction left open would hold this version for every later search.
-            if opensTransaction, !database.isAutocommit,
-                (try? database.execute(sql: "COMMIT")) == nil
-            {
-                try? database.execute(sql: "ROLLBACK")
-            }
         }
         do {
             let record = try reader.record(10)

@@ -102,6 +102,21 @@ struct FTS5Structure {
             }
         }
         self.segments = segments
+        let counts = try FTS5Averages(record: averages, columnCount: columnCount)
+        rowCount = counts.rowCount
+        tokenCount = counts.tokenCount
+    }
+}
+
+/// An index's averages record (id 1 of `%_data`): its row count, and its token count in all
+/// columns, from which bm25 takes the average row size.
+struct FTS5Averages {
+    let rowCount: Int64
+    let tokenCount: Int64
+
+    /// The counts of an index of `columnCount` columns; throws when the record does not
+    /// decode or counts no row.
+    init(record averages: [UInt8], columnCount: Int) throws(FTS5FormatError) {
         var rows: Int64 = 0
         var tokens: Int64 = 0
         try averages.withUnsafeBufferPointer { (bytes) throws(FTS5FormatError) in
@@ -121,5 +136,17 @@ struct FTS5Structure {
         guard rows > 0 else { throw FTS5FormatError(reason: "no rows") }
         rowCount = rows
         tokenCount = tokens
+    }
+
+    /// The counts of `index` as they are now; nil when it has no row or its record does not
+    /// decode.
+    init?(of index: String, columnCount: Int, in database: Database) {
+        let reader = FTS5DataReader(database: database, index: index)
+        defer { reader.close() }
+        var bytes: [UInt8] = []
+        guard (try? reader.read(1, into: &bytes)) != nil,
+            let counts = try? FTS5Averages(record: bytes, columnCount: columnCount)
+        else { return nil }
+        self = counts
     }
 }

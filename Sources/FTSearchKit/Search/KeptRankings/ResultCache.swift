@@ -57,6 +57,34 @@ struct ResultCache {
         return Slot(key: key, structure: structure)
     }
 
+    /// The ranking kept in `slot`, if it is current and reaches position `end`; else, when
+    /// the ranking kept under its key was ranked before writes that the ``SearchChanges`` log
+    /// tells of, that ranking brought up to date (see ``RankingMaintenance``) if it still
+    /// reaches position `end`.
+    func order(in slot: Slot, covering end: Int, plans: [MatchPlan]) throws -> RankedOrder? {
+        if let order = order(in: slot, covering: end) { return order }
+        guard
+            let statement = try? database.cachedStatement(
+                sql: "SELECT total, entries, frontier FROM result_cache WHERE key = ?1"),
+            let kept = try? statement.firstRow(
+                [slot.key],
+                { row -> (RankedOrder, RankingFrontier)? in
+                    guard !row.isNull(at: 2),
+                        let order = Self.decode(total: row.int(at: 0), entries: row.bytes(at: 1)),
+                        let frontier = RankingFrontier(encoded: row.bytes(at: 2))
+                    else { return nil }
+                    return (order, frontier)
+                }),
+            let (order, frontier) = kept
+        else { return nil }
+        guard
+            let updated = try RankingMaintenance(database: database, plans: plans).update(
+                order, frontier: frontier, covering: end)
+        else { return nil }
+        memory?.keep(updated, in: slot)
+        return updated
+    }
+
     /// The ranking kept in `slot`, if it is current and reaches position `end`.
     func order(in slot: Slot, covering end: Int) -> RankedOrder? {
         if let order = memory?.order(in: slot), order.covers(upTo: end) { return order }
@@ -74,9 +102,11 @@ struct ResultCache {
         return order
     }
 
-    /// Keeps `order` in `slot` if ranking it took at least ``minimumCost`` and it begins with
-    /// the best match.
-    func keep(_ order: RankedOrder, in slot: Slot, cost: Duration) {
+    /// Keeps `order` in `slot`, with its `frontier` if it has one, if ranking it took at least
+    /// ``minimumCost`` and it begins with the best match.
+    func keep(
+        _ order: RankedOrder, frontier: RankingFrontier? = nil, in slot: Slot, cost: Duration
+    ) {
         guard cost >= minimumCost, order.start == 0,
             order.entries.count <= Self.longestKeptRanking
         else { return }
@@ -84,10 +114,13 @@ struct ResultCache {
         database.writeWithoutWaiting {
             try database.cachedStatement(
                 sql: """
-                    INSERT OR REPLACE INTO result_cache(key, structure, total, entries)
-                    VALUES (?1, ?2, ?3, ?4)
+                    INSERT OR REPLACE INTO result_cache(key, structure, total, entries, frontier)
+                    VALUES (?1, ?2, ?3, ?4, ?5)
                     """
-            ).execute([slot.key, slot.structure, order.total, Self.encode(order.entries)])
+            ).execute([
+                slot.key, slot.structure, order.total, Self.encode(order.entries),
+                frontier?.encoded,
+            ])
             try database.cachedStatement(
                 sql: "DELETE FROM result_cache WHERE id <= last_insert_rowid() - ?1"
             ).execute([Self.capacity])
