@@ -69,6 +69,16 @@ final class DoclistEntries {
         count += 1
     }
 
+    /// Appends the entries in `range` of `other`, with one copy each of their rowids and hits.
+    private func append(entries range: Range<Int>, of other: DoclistEntries) {
+        guard !range.isEmpty else { return }
+        reserve(count + range.count)
+        (rowids + count).update(from: other.rowids + range.lowerBound, count: range.count)
+        (hits + count * columnCount).update(
+            from: other.hits + range.lowerBound * columnCount, count: range.count * columnCount)
+        count += range.count
+    }
+
     /// Whether the entries are already one resolved list: rowids strictly ascending (no rowid
     /// in two segments) and each entry with a hit (no delete marker, nothing filtered out).
     var isResolved: Bool {
@@ -131,7 +141,10 @@ final class DoclistEntries {
     }
 
     /// Merges sorted lists by rowid. For a rowid in several, the entry of the lowest age is
-    /// kept, and the others' hits are added to it (`sumsHits`, a union) or dropped.
+    /// kept, and the others' hits are added to it (`sumsHits`, a union) or dropped. A run of
+    /// one list's rowids below every other list's next one is copied whole: after writes, an
+    /// import's big segment and the few rows each write put in a small one merge at the speed
+    /// of a copy.
     private static func merging(
         _ lists: [(entries: DoclistEntries, age: Int)], columnCount: Int, sumsHits: Bool
     ) -> DoclistEntries {
@@ -141,16 +154,31 @@ final class DoclistEntries {
         while true {
             var lowest: Int64 = .max
             var chosen = -1
+            // The lowest rowid of the lists other than the chosen one.
+            var nextOther: Int64 = .max
             for (list, item) in lists.enumerated() where positions[list] < item.entries.count {
                 let rowid = item.entries.rowids[positions[list]]
                 if chosen < 0 || rowid < lowest || (rowid == lowest && item.age < lists[chosen].age)
                 {
+                    if chosen >= 0 { nextOther = min(nextOther, lowest) }
                     lowest = rowid
                     chosen = list
+                } else {
+                    nextOther = min(nextOther, rowid)
                 }
             }
             guard chosen >= 0 else { return merged }
-            merged.append(entry: positions[chosen], of: lists[chosen].entries)
+            let entries = lists[chosen].entries
+            if lowest < nextOther {
+                // No other list has a rowid before `nextOther`: copy the run up to it.
+                let end = position(
+                    atLeast: nextOther, from: positions[chosen], in: entries.rowids,
+                    count: entries.count)
+                merged.append(entries: positions[chosen]..<end, of: entries)
+                positions[chosen] = end
+                continue
+            }
+            merged.append(entry: positions[chosen], of: entries)
             let keptStart = (merged.count - 1) * columnCount
             for (list, item) in lists.enumerated()
             where list != chosen && positions[list] < item.entries.count
