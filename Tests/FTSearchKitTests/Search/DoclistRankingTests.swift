@@ -1,4 +1,5 @@
 import FTSearchSQLite
+import Synchronization
 import Testing
 import FTSearchTestSupport
 @_spi(Benchmarking) @testable import FTSearchKit
@@ -191,6 +192,34 @@ import FTSearchTestSupport
                     == nil)
             #expect(try engine.search(request) == (try engine.referenceSearch(request)))
         }
+    }
+
+    /// A search's cancellation reaches the reader between its pages and rows, not only at
+    /// SQLite's statements: it then gives the plan back (FTS5's cursor stops at its first step).
+    @Test func aCancellationStopsTheReaderMidway() throws {
+        let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer)
+        let request = SearchRequest(text: "a", kinds: .people, limit: 20)
+        let plan = try #require(try engine.plans(for: request)?.0.first)
+        let asked = Mutex(0)
+        func collect(stoppingAfter calls: Int) throws -> DoclistRanking.Collection? {
+            asked.withLock { $0 = 0 }
+            // SQLite itself asks only every 2^31 steps: the calls are the reader's.
+            return try index.database.interruptingStatements(
+                when: {
+                    asked.withLock { count in
+                        count += 1; return count > calls
+                    }
+                },
+                every: .max
+            ) {
+                try DoclistRanking(database: index.database, plan: plan).collect(
+                    into: RankedPage.makeCollector(plan, capacity: 20, database: index.database))
+            }
+        }
+        #expect(try collect(stoppingAfter: .max) != nil)
+        let readerChecks = asked.withLock { $0 }
+        #expect(readerChecks > 3)
+        #expect(try collect(stoppingAfter: readerChecks / 2) == nil)
     }
 
     @Test func indexesOfOtherFormatsAreNotRead() throws {

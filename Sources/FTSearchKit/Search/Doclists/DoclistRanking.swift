@@ -172,7 +172,8 @@ struct DoclistRanking {
     }
 
     /// Hands the collector every row where each token has a match-phrase hit, with all its
-    /// phrases' hits in (column, offset) order; false when a row's size cannot be read.
+    /// phrases' hits in (column, offset) order; false when a row's size cannot be read, or the
+    /// connection's interrupt check says stop.
     private func walk(_ lists: [DoclistEntries], into collector: FTS5RankCollector) -> Bool {
         // Plain pointers and counts: the loop below runs once per matching row. The lists own
         // the memory, so they live until it ends.
@@ -215,7 +216,13 @@ struct DoclistRanking {
         let drivesAlone = tokenCount == 1 && groupStarts[1] == 1
         var rowid = Int64.min
         var driven = 0
+        var rowsWalked = 0
+        let interruptCheck = database.interruptCheck
         while true {
+            // A cancelled search stops here too: FTS5's cursor, which ranks it then, stops at
+            // its first step.
+            rowsWalked &+= 1
+            if rowsWalked & 4095 == 0, interruptCheck?.shouldInterrupt() == true { return false }
             if drivesAlone {
                 guard driven < counts[matchPhrases[0]] else { return true }
                 rowid = rowids[matchPhrases[0]][driven]

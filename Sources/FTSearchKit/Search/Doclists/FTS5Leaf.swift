@@ -30,8 +30,14 @@ final class FTS5DataReader {
         if let failure { throw failure }
     }
 
-    /// Moves the handle to record `rowid` and returns its size.
+    /// Moves the handle to record `rowid` and returns its size. Throws as well when the
+    /// connection's interrupt check (a search's cancellation, see
+    /// `Database.interruptingStatements`) says stop: the search then goes back to FTS5, whose
+    /// next statement step is interrupted.
     func open(_ rowid: Int64) throws(FTS5FormatError) -> Int {
+        if database.interruptCheck?.shouldInterrupt() == true {
+            throw FTS5FormatError(reason: "interrupted")
+        }
         if let blob {
             guard sqlite3_blob_reopen(blob, rowid) == SQLITE_OK else {
                 close()
