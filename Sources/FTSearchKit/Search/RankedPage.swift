@@ -225,37 +225,52 @@ struct RankedPage {
     }
 
     /// `plan`'s matches collected from the index's doclists; nil when the reader does not
-    /// serve the plan. One token of one match phrase on a large table is read in two halves of
-    /// the segments at once, the older on the helper's connection, when the halves turn out
-    /// to hold disjoint rowids (as a bulk import's segments do) and the same structure.
+    /// serve the plan. One token of one match phrase on a large table is read on two
+    /// connections at once, the helper's too: in two halves of the segments when those turn
+    /// out to hold disjoint rowids (as a bulk import's segments do) and the same structure,
+    /// else each connection reading every segment and ranking one half of the rowids (after
+    /// writes, whose small segments hold rowids from all over).
     private func collectFromDoclists(_ plan: MatchPlan, capacity: Int) throws
         -> FTS5RankCollector?
     {
         guard readsDoclists else { return nil }
         let ranking = DoclistRanking(database: database, plan: plan)
-        if plan.tokenCount == 1, plan.matchPhraseCount == 1, try spansWidely(plan.kind),
-            let helper = helper()
+        func collector(on database: Database) -> FTS5RankCollector {
+            Self.makeCollector(plan, capacity: capacity, database: database)
+        }
+        if plan.tokenCount == 1, plan.matchPhraseCount == 1,
+            let span = try rowidSpan(of: plan.kind), isWide(span), let helper = helper()
         {
-            let older = helper.start { database in
-                try DoclistRanking(database: database, plan: plan).collect(
-                    into: Self.makeCollector(plan, capacity: capacity, database: database),
-                    segments: .older)
+            if try !ranking.splitsByRowid() {
+                let older = helper.start { database in
+                    try DoclistRanking(database: database, plan: plan).collect(
+                        into: collector(on: database), segments: .older)
+                }
+                let newer = try ranking.collect(into: collector(on: database), segments: .newer)
+                // Any failure of the helper only costs the parallelism.
+                let other = try? older.wait()
+                if let newer, let other,
+                    newer.structure == other.structure, newer.isDisjoint(from: other)
+                {
+                    newer.collector.absorb(other.collector)
+                    return newer.collector
+                }
             }
-            let newer = try ranking.collect(
-                into: Self.makeCollector(plan, capacity: capacity, database: database),
-                segments: .newer)
-            // Any failure of the helper only costs the parallelism.
-            let other = try? older.wait()
-            if let newer, let other,
-                newer.structure == other.structure, newer.isDisjoint(from: other)
+            let middle = span.lowest / 2 + span.highest / 2
+            let upper = helper.start { database in
+                try DoclistRanking(database: database, plan: plan).collect(
+                    into: collector(on: database), rows: (middle + 1)...Int64.max)
+            }
+            let lower = try ranking.collect(
+                into: collector(on: database), rows: Int64.min...middle)
+            if let lower, let other = try? upper.wait(),
+                lower.structure == other.structure
             {
-                newer.collector.absorb(other.collector)
-                return newer.collector
+                lower.collector.absorb(other.collector)
+                return lower.collector
             }
         }
-        return try ranking.collect(
-            into: Self.makeCollector(plan, capacity: capacity, database: database)
-        )?.collector
+        return try ranking.collect(into: collector(on: database))?.collector
     }
 
     /// Whether `kind`'s rowids span at least ``parallelMinimumSpan``, so that ranking it in two

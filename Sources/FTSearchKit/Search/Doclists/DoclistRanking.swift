@@ -45,24 +45,50 @@ struct DoclistRanking {
         }
     }
 
+    /// Whether two connections would rank the plan faster in halves of the rowids than in
+    /// halves of the segments: when the index has one segment, or small ones beside big ones
+    /// (single-record writes put their rows, from all over the rowid range, in small segments,
+    /// so the halves of the segments would not be disjoint). A bulk import's segments are of
+    /// one size but its last.
+    func splitsByRowid() throws -> Bool {
+        let reader = FTS5SegmentReader(
+            database: database, index: plan.index, columnCount: plan.weights.count,
+            matchedColumns: plan.matchedColumns)
+        defer { reader.close() }
+        guard
+            let structure = try? FTS5Structure(
+                structure: reader.record(10), averages: reader.record(1),
+                columnCount: plan.weights.count)
+        else { return true }
+        let pages = structure.segments.map { $0.lastPage - $0.firstPage + 1 }
+        guard pages.count > 1, let smallest = pages.min(), let largest = pages.max() else {
+            return true
+        }
+        return smallest * 8 < largest
+    }
+
     /// Fills `collector` with the plan's matches in `segments`; nil when the doclists cannot
     /// serve it (or a half is asked of an index of fewer than two segments, or for a plan of
     /// several match phrases).
-    func collect(into collector: FTS5RankCollector, segments: Segments = .all) throws
-        -> Collection?
-    {
+    /// With `rows`, only the matches of those rowids are handed to the collector (every
+    /// segment is still read): for two connections at once, each ranking its half of the
+    /// rowids, however the segments hold them.
+    func collect(
+        into collector: FTS5RankCollector, segments: Segments = .all,
+        rows: ClosedRange<Int64>? = nil
+    ) throws -> Collection? {
         guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE,
             let options = try IndexOptions(of: plan.index, in: database),
             let keys = try phraseKeys(options)
         else { return nil }
         // One read transaction, so that the structure and every page are of one version.
         return try database.readingOneVersion {
-            try collect(into: collector, segments: segments, keys: keys)
+            try collect(into: collector, segments: segments, rows: rows, keys: keys)
         }
     }
 
     private func collect(
-        into collector: FTS5RankCollector, segments: Segments,
+        into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>?,
         keys: [(key: [UInt8], isPrefix: Bool)]
     ) throws -> Collection? {
         let reader = FTS5SegmentReader(
@@ -96,7 +122,9 @@ struct DoclistRanking {
                 rowCount: structure.rowCount, tokenCount: structure.tokenCount,
                 matchPhraseRows: plan.matchPhraseCount > 1
                     ? lists.prefix(plan.matchPhraseCount).map { Int64($0.count) } : [])
-            guard walk(lists, into: collector) else { return nil }
+            guard walk(lists, rows: rows ?? Int64.min...Int64.max, into: collector) else {
+                return nil
+            }
             return Collection(collector: collector, structure: record, rowids: rowids)
         } catch is FTS5FormatError {
             return nil
@@ -174,7 +202,9 @@ struct DoclistRanking {
     /// Hands the collector every row where each token has a match-phrase hit, with all its
     /// phrases' hits in (column, offset) order; false when a row's size cannot be read, or the
     /// connection's interrupt check says stop.
-    private func walk(_ lists: [DoclistEntries], into collector: FTS5RankCollector) -> Bool {
+    private func walk(
+        _ lists: [DoclistEntries], rows: ClosedRange<Int64>, into collector: FTS5RankCollector
+    ) -> Bool {
         // Plain pointers and counts: the loop below runs once per matching row. The lists own
         // the memory, so they live until it ends.
         defer { withExtendedLifetime(lists) {} }
@@ -214,8 +244,12 @@ struct DoclistRanking {
         let tokenCount = plan.tokenCount
         // One token of one match phrase (prefix and exact matching): its entries are the rows.
         let drivesAlone = tokenCount == 1 && groupStarts[1] == 1
-        var rowid = Int64.min
-        var driven = 0
+        var rowid = rows.lowerBound
+        var driven =
+            drivesAlone
+            ? DoclistEntries.position(
+                atLeast: rows.lowerBound, from: 0, in: rowids[matchPhrases[0]],
+                count: counts[matchPhrases[0]]) : 0
         var rowsWalked = 0
         let interruptCheck = database.interruptCheck
         while true {
@@ -250,6 +284,7 @@ struct DoclistRanking {
                     token = (token + 1) % tokenCount
                 }
             }
+            guard rowid <= rows.upperBound else { return true }
             collector.beginRow()
             for phrase in 0..<phraseCount {
                 let entry = DoclistEntries.position(
