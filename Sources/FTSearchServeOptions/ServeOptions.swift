@@ -50,6 +50,13 @@ public struct ServeOptions: ParsableArguments, Sendable {
     @Flag(help: "Print no access log.")
     public var quiet = false
 
+    /// Whether the short prefixes' rankings are left to the first searches of them.
+    @Flag(
+        name: .customLong("no-warm-up"),
+        help: "Do not rank the 1- and 2-letter prefixes of the records' words as the server starts."
+    )
+    public var noWarmUp = false
+
     /// How long a client may take to send a request body, in seconds.
     @Option(
         name: .customLong("body-timeout"),
@@ -97,6 +104,7 @@ public struct ServeOptions: ParsableArguments, Sendable {
         if readOnly { arguments.append("--read-only") }
         if let corsOrigin { arguments += ["--cors-origin", corsOrigin] }
         if quiet { arguments.append("--quiet") }
+        if noWarmUp { arguments.append("--no-warm-up") }
         return arguments
     }
 

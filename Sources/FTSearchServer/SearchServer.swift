@@ -44,6 +44,14 @@ public enum SearchServer {
         let counts = try await pool.read { index in
             (try index.count(Person.self), try index.count(Animal.self))
         }
+        // The first keystrokes' rankings, ranked before anyone types them; requests that come
+        // meanwhile are served as they come.
+        let shortPrefixes = Task(priority: .background) {
+            if configuration.ranksShortPrefixesAtStart {
+                _ = try? await pool.keepShortPrefixRankings()
+            }
+        }
+        defer { shortPrefixes.cancel() }
         let router = makeRouter(pool: pool, configuration: configuration, logger: logger)
         var serverLogger = logger
         serverLogger.logLevel = .warning

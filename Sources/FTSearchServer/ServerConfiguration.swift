@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     public var corsOrigin: String?
     /// Whether each request is logged on standard error.
     public var logsRequests = true
+    /// Whether the server ranks the short prefixes a search bar types first as it starts, in
+    /// the background (see `SearchIndexPool.keepShortPrefixRankings(kinds:limit:)`).
+    public var ranksShortPrefixesAtStart = true
     /// How long a client may pause while sending a request body.
     public var bodyTimeout: Duration = .seconds(10)
     /// The largest JSON request body, in bytes.

@@ -35,6 +35,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.isReadOnly = options.readOnly
         configuration.corsOrigin = options.corsOrigin
         configuration.logsRequests = !options.quiet
+        configuration.ranksShortPrefixesAtStart = !options.noWarmUp
         configuration.bodyTimeout = .milliseconds(Int64(options.bodyTimeout * 1000))
         if let delay = getenv("FTSEARCH_TEST_SEARCH_DELAY_MS").flatMap({ Int(String(cString: $0)) })
         {

@@ -68,10 +68,14 @@ def prepare(n):
     data = os.path.join(WORK, "data", str(n))
     ft_db = os.path.join(WORK, f"serve-ftsearch-{label(n)}.db")
     ds_db = os.path.join(WORK, f"serve-datasette-{label(n)}.db")
-    if not os.path.exists(ft_db):
-        log(f"importing {label(n)} into ftsearch...")
-        subprocess.run([os.path.join(BIN, "ftsearch"), "import", "--db", ft_db, "--quiet",
-                        os.path.join(data, "people.csv")], check=True, env=ENV)
+    # Imported afresh every run, by the ftsearch under test: a database an older one built
+    # may be of an older schema, which a --read-only server cannot upgrade.
+    for suffix in ("", "-wal", "-shm", "-history"):
+        if os.path.exists(ft_db + suffix):
+            os.remove(ft_db + suffix)
+    log(f"importing {label(n)} into ftsearch...")
+    subprocess.run([os.path.join(BIN, "ftsearch"), "import", "--db", ft_db, "--quiet",
+                    os.path.join(data, "people.csv")], check=True, env=ENV)
     if not os.path.exists(ds_db):
         log(f"importing {label(n)} with sqlite-utils...")
         subprocess.run([os.path.join(VENV_BIN, "sqlite-utils"), "insert", ds_db, "people",

@@ -30,6 +30,26 @@ import Testing
             company: companies.randomElement(using: &random)!)
     }
 
+    @Test func theShortPrefixesAreEveryFirstLetterThenTheCommonestTwo() async throws {
+        _ = try await pool.write {
+            try $0.insert([
+                Person(firstName: "Ann", lastName: "Ødegaard", company: "Acme"),
+                Person(firstName: "Anna", lastName: "Smith", company: "Annex Ltd"),
+                Person(firstName: "Åsa", lastName: "Smith", company: "42 Ltd"),
+            ])
+        }
+        let prefixes = try await pool.read { try $0.shortPrefixes(of: .all) }
+        // Folded as the index folds (Å and Ø as a and o), digits left out.
+        #expect(prefixes == ["a", "l", "s", "o", "an", "lt", "sm", "ac", "as", "od"])
+        let searched = try await pool.keepShortPrefixRankings(kinds: .people)
+        #expect(searched == prefixes.count)
+        let cancelled = Task { [pool] in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await pool.keepShortPrefixRankings()
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+    }
+
     @Test func concurrentSearchesBesideAWriterEqualTheReferencePlan() async throws {
         var random = SeededGenerator(seed: TestSettings.seed)
         let initial = (0..<1500).map { _ in Self.person(using: &random) }

@@ -37,7 +37,7 @@ struct ResultCache {
     /// costs (about 0.3 ms for a page of 20 at a million records), or writing it.
     static let defaultMinimumCost = Duration.milliseconds(1)
     /// How many rankings are kept; storing more drops the oldest.
-    static let capacity = 500
+    static let capacity = 2000
     /// The longest ranking kept, in results (21 bytes each): pages further down are rare.
     static let longestKeptRanking = 500
     /// Part of every key. Change it whenever ftsearch orders results differently (ranking
