@@ -221,6 +221,27 @@ package final class Database {
         }
     }
 
+    /// Runs `body` as ``inTransaction(_:durability:_:)`` does, and runs it again from the
+    /// start (at most twice more) when one of its statements fails with `SQLITE_SCHEMA`:
+    /// another connection changed the schema as the transaction began (an import drops and
+    /// restores triggers) and SQLite could not prepare the statement again. The statements
+    /// this connection kept are prepared afresh. Only for bodies that are database work on
+    /// inputs they do not consume.
+    package func inTransactionRetryingAfterSchemaChange<T>(
+        _ kind: TransactionKind = .immediate, _ body: () throws -> T
+    ) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try inTransaction(kind, body)
+            } catch let error as SQLiteError where error.resultCode == SQLITE_SCHEMA && attempt < 2
+            {
+                attempt += 1
+                statementCache.removeAll()
+            }
+        }
+    }
+
     /// Runs `body` on one version of the database: in a deferred transaction of its own when
     /// none is open (ended when `body` returns or throws, so that it never pins that version
     /// for later reads), else in the one open.

@@ -44,7 +44,7 @@ extension SearchIndex {
     {
         try requireWriteAccess(for: "add records")
         let now = clock()
-        return try database.inTransaction(.immediate) {
+        return try database.inTransactionRetryingAfterSchemaChange(.immediate) {
             let writer = try BulkWriter(
                 kind: Model.kind, database: database, timestamp: now, indexing: .byTriggers)
             try writer.begin(replacingAll: false)
@@ -74,7 +74,9 @@ extension SearchIndex {
     /// Changes the record `id` with `change` and returns it as stored.
     ///
     /// Only what `change` changes is written; `createdAt` stays as it was and `updatedAt` becomes
-    /// the index's clock, whatever `change` does to them (and to the id).
+    /// the index's clock, whatever `change` does to them (and to the id). When another process
+    /// changes the schema just as the update begins (an import's triggers), the update starts
+    /// again, `change` with it, on the record read again.
     ///
     /// ```swift
     /// try index.update(Animal.self, id: 7) { lion in
@@ -92,7 +94,7 @@ extension SearchIndex {
     ) throws -> Model {
         try requireWriteAccess(for: "update a record")
         let now = clock()
-        return try database.inTransaction(.immediate) {
+        return try database.inTransactionRetryingAfterSchemaChange(.immediate) {
             guard let stored = try find(Model.self, id: id) else {
                 throw RecordStoreError.unknownIDs(kind: Model.kind, ids: [id])
             }
@@ -133,7 +135,7 @@ extension SearchIndex {
         try requireWriteAccess(for: "delete records")
         var seen = Set<Int64>()
         let ids = ids.filter { seen.insert($0).inserted }
-        return try database.inTransaction(.immediate) {
+        return try database.inTransactionRetryingAfterSchemaChange(.immediate) {
             let delete = try database.cachedStatement(
                 sql: "DELETE FROM \(Model.kind.tableName) WHERE id = ?1")
             var unknown: [Int64] = []

@@ -17,6 +17,40 @@ import FTSearchSQLite
         #expect(row == [.text("Zoë"), .integer(42), .real(1.5), .null, .blob([0, 1, 2])])
     }
 
+    /// A transaction whose statement could not be prepared again after another connection
+    /// changed the schema runs again from the start, at most twice more; nothing else does.
+    @Test func aTransactionRunsAgainAfterASchemaChangeOnly() throws {
+        let database = try Database(path: ":memory:")
+        try database.execute(sql: "CREATE TABLE t(x)")
+        var runs = 0
+        let value = try database.inTransactionRetryingAfterSchemaChange { () throws -> Int in
+            runs += 1
+            try database.execute(sql: "INSERT INTO t VALUES (1)")
+            if runs == 1 {
+                throw SQLiteError(extendedResultCode: SQLITE_SCHEMA, message: "schema changed")
+            }
+            return runs
+        }
+        #expect(value == 2)
+        #expect(try database.fetchInt(sql: "SELECT count(*) FROM t") == 1)
+        runs = 0
+        #expect(throws: SQLiteError.self) {
+            try database.inTransactionRetryingAfterSchemaChange { () throws -> Void in
+                runs += 1
+                throw SQLiteError(extendedResultCode: SQLITE_SCHEMA, message: "schema changed")
+            }
+        }
+        #expect(runs == 3)
+        runs = 0
+        #expect(throws: SQLiteError.self) {
+            try database.inTransactionRetryingAfterSchemaChange { () throws -> Void in
+                runs += 1
+                throw SQLiteError(extendedResultCode: SQLITE_BUSY, message: "busy")
+            }
+        }
+        #expect(runs == 1)
+    }
+
     @Test func bindsEmptyText() throws {
         let database = try Database(path: ":memory:")
         let statement = try database.makeStatement(sql: "SELECT typeof(?1), length(?1)")
