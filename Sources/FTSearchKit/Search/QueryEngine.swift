@@ -50,7 +50,10 @@ struct QueryEngine {
     private func rankedOrder(_ plans: [MatchPlan], request: SearchRequest) throws -> RankedOrder {
         let slot = try resultCache?.slot(for: plans)
         let end = request.offset + (request.limit ?? 0)
-        if let slot, let kept = try resultCache?.order(in: slot, covering: end, plans: plans) {
+        if let slot,
+            let kept = try resultCache?.order(
+                in: slot, covering: end, plans: plans, tokenizer: tokenizer)
+        {
             return kept
         }
         let clock = ContinuousClock()

@@ -20,6 +20,8 @@ import FTSearchSQLite
 struct RankingMaintenance {
     let database: Database
     let plans: [MatchPlan]
+    /// The word indexes' tokenizer (``FoldingTokenizer``), which the plans it serves are of.
+    let tokenizer: FTS5Tokenizer
 
     /// Beyond this many changed records of a kind, ranking again is cheaper.
     static let changeLimit = 1000
@@ -165,7 +167,7 @@ struct RankingMaintenance {
                 idf: FTS5RankCollector.idf(rows: part.rowCount, hits: Int64(part.total)),
                 changed: [], matching: [])
         }
-        guard let terms = try PhraseTerms(plan: plan, database: database) else { return nil }
+        guard let terms = PhraseTerms(plan: plan, tokenizer: tokenizer) else { return nil }
         let keptRows = Set(kept)
         var matchesLost = 0
         var existedBefore: Int64 = 0
@@ -280,9 +282,8 @@ private struct PhraseTerms {
     let terms: [(bytes: [UInt8], isPrefix: Bool)]
     let columns: [Int]?
 
-    init?(plan: MatchPlan, database: Database) throws {
-        guard let options = try IndexOptions(of: plan.index, in: database) else { return nil }
-        tokenizer = try FTS5Tokenizer(database: database, name: options.tokenizer)
+    init?(plan: MatchPlan, tokenizer: FTS5Tokenizer) {
+        self.tokenizer = tokenizer
         var terms: [(bytes: [UInt8], isPrefix: Bool)] = []
         for phrase in plan.phrases {
             let tokens = tokenizer.tokens(in: phrase.term)

@@ -59,9 +59,11 @@ struct ResultCache {
 
     /// The ranking kept in `slot`, if it is current and reaches position `end`; else, when
     /// the ranking kept under its key was ranked before writes that the ``SearchChanges`` log
-    /// tells of, that ranking brought up to date (see ``RankingMaintenance``) if it still
-    /// reaches position `end`.
-    func order(in slot: Slot, covering end: Int, plans: [MatchPlan]) throws -> RankedOrder? {
+    /// tells of, that ranking brought up to date (see ``RankingMaintenance``, with the word
+    /// indexes' `tokenizer`) if it still reaches position `end`.
+    func order(
+        in slot: Slot, covering end: Int, plans: [MatchPlan], tokenizer: FTS5Tokenizer
+    ) throws -> RankedOrder? {
         if let order = order(in: slot, covering: end) { return order }
         guard
             let statement = try? database.cachedStatement(
@@ -78,7 +80,9 @@ struct ResultCache {
             let (order, frontier) = kept
         else { return nil }
         guard
-            let updated = try RankingMaintenance(database: database, plans: plans).update(
+            let updated = try RankingMaintenance(
+                database: database, plans: plans, tokenizer: tokenizer
+            ).update(
                 order, frontier: frontier, covering: end)
         else { return nil }
         memory?.keep(updated, in: slot)

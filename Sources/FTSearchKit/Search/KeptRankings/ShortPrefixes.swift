@@ -43,8 +43,8 @@ extension SearchIndex {
 extension SearchIndexPool {
     /// Searches the short prefixes a search bar's first keystrokes type (every first letter of
     /// the records' words, and their most common first two letters), so that their rankings
-    /// are kept (see ``SearchIndex/search(_:)``) before anyone types them: a server calls it
-    /// in the background as it starts. Rankings kept before are not ranked again, and are
+    /// are kept (see ``SearchIndex/search(_:)``) before anyone types them, then reads the
+    /// vocabularies a did-you-mean needs: a server calls it in the background as it starts. Rankings kept before are not ranked again, and are
     /// brought up to date after writes. Returns how many prefixes it searched; cancelling the
     /// task stops it between two.
     ///
@@ -64,6 +64,14 @@ extension SearchIndexPool {
         for prefix in prefixes {
             try Task.checkCancellation()
             _ = try await search(SearchRequest(text: prefix, kinds: kinds, limit: limit))
+        }
+        // And the vocabularies a did-you-mean reads, when a prefix finds nothing (at 1M, reading
+        // one the first time takes a third of a second).
+        try Task.checkCancellation()
+        try await read { index in
+            for kind in kinds.inOrder {
+                _ = try Vocabulary.load(kind, from: index.database, memory: index.memory)
+            }
         }
         return prefixes.count
     }
