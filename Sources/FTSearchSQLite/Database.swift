@@ -97,6 +97,12 @@ package final class Database {
         statementCache.removeAll()
         if neverCheckpointsOnClose || leavesWALOnClose {
             _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
+        } else {
+            // The last connection to close checkpoints holding an exclusive lock on the file,
+            // which every process opening it meanwhile waits for. Copying the WAL in first,
+            // passively (https://sqlite.org/c3ref/wal_checkpoint_v2.html: no lock others wait
+            // for), leaves that lock only the deleting of a WAL already copied.
+            sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         }
         sqlite3_close_v2(handle)
     }
