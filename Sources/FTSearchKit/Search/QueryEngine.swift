@@ -64,7 +64,7 @@ struct QueryEngine {
         var (order, frontier) = try RankedPage(
             database: database, plans: plans, request: request, helper: helper,
             parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists
-        ).rank()
+        ).rank(withFrontier: resultCache != nil)
         if let sequence, try SearchChanges.latestSequence(in: database) == sequence {
             frontier?.changeSequence = sequence
         } else {

@@ -35,12 +35,13 @@ struct RankedPage {
     private var start: Int { isDeep ? request.offset : 0 }
 
     /// The total and the matches at positions `start ..< offset + limit` in rank order.
-    func order() throws -> RankedOrder { try rank().order }
+    func order() throws -> RankedOrder { try rank(withFrontier: false).order }
 
-    /// The order, and what bringing it up to date after writes needs (see
+    /// The order and, `withFrontier`, what bringing it up to date after writes needs (see
     /// ``RankingFrontier``): nil when a plan's order cannot be, or for a deep page. Its
-    /// ``RankingFrontier/changeSequence`` is the caller's to set.
-    func rank() throws -> (order: RankedOrder, frontier: RankingFrontier?) {
+    /// ``RankingFrontier/changeSequence`` is the caller's to set. Without a cache to keep it
+    /// in, the frontier is not worked out.
+    func rank(withFrontier: Bool) throws -> (order: RankedOrder, frontier: RankingFrontier?) {
         var total = 0
         var ranked: [(kind: Kind, row: FTS5RankCollector.Ranked)] = []
         var collectors: [FTS5RankCollector?] = []
@@ -80,7 +81,10 @@ struct RankedPage {
         }
         guard !rows.isEmpty else {
             let order = RankedOrder(total: total, start: start, entries: [])
-            return (order, try frontier(of: order, ranked: ranked, collectors: collectors))
+            return (
+                order,
+                withFrontier ? try frontier(of: order, ranked: ranked, collectors: collectors) : nil
+            )
         }
         let ordered = try orderedBySortKey(rows) ?? orderedInSQL(rows, first: capacity - firstKept)
         let entries = ordered.dropFirst(start - firstKept).prefix(capacity - start).map { row in
@@ -89,7 +93,10 @@ struct RankedPage {
                 tier: RankTier(rawValue: groups[row.group].tier))
         }
         let order = RankedOrder(total: total, start: start, entries: entries)
-        return (order, try frontier(of: order, ranked: ranked, collectors: collectors))
+        return (
+            order,
+            withFrontier ? try frontier(of: order, ranked: ranked, collectors: collectors) : nil
+        )
     }
 
     /// The frontier of `order`, ranked from `ranked` (every candidate of the plans, best

@@ -60,7 +60,6 @@ struct RankingMaintenance {
         var score: Double
         /// Its (tier, score) when ranked; nil for a row changed since.
         var before: (tier: Int, score: Double)?
-        var rowClass: RankingFrontier.RowClass
     }
 
     private func update(_ order: RankedOrder, frontier: RankingFrontier, end: Int) throws
@@ -89,15 +88,14 @@ struct RankingMaintenance {
                 Row(
                     kind: entry.kind, rowid: entry.rowid, tier: rowClass.tier,
                     score: 0.0 + state.idf * value,
-                    before: (entry.tier.rawValue, entry.score), rowClass: rowClass))
+                    before: (entry.tier.rawValue, entry.score)))
         }
         for (index, plan) in plans.enumerated() {
             for row in now[index].matching {
                 rows.append(
                     Row(
                         kind: plan.kind, rowid: row.rowid, tier: row.tier,
-                        score: 0.0 + now[index].idf * row.value, before: nil,
-                        rowClass: RankingFrontier.RowClass(row)))
+                        score: 0.0 + now[index].idf * row.value, before: nil))
             }
         }
         guard let ordered = try ordered(rows) else { return nil }
@@ -105,30 +103,37 @@ struct RankingMaintenance {
             let updated = RankedOrder(total: now.reduce(0) { $0 + $1.total }, entries: entries)
             return updated.covers(upTo: end) ? updated : nil
         }
-        // Cut before the first row a match outside the order might precede now.
-        var keys = SortKeys(database: database)
-        var kept: [RankedOrder.Entry] = []
-        let last = order.entries.last
-        for row in ordered.prefix(order.entries.count) {
-            for (index, part) in frontier.parts.enumerated() {
-                let state = now[index]
-                if let best = part.bestLeftOut {
+        // Cut before the first row a match outside the order might precede now: per part, the
+        // best (tier, score) its left-out matches can have now, and its tied rows' score.
+        let limits = zip(frontier.parts, now).map { part, state in
+            (
+                bestLeftOut: part.bestLeftOut.map { best -> (tier: Int, score: Double) in
                     // A bm25 term grows more slowly than the average size (see RankingFrontier).
                     let growth = max(
                         1.0,
                         (Double(state.tokenCount) / Double(state.rowCount))
                             / (Double(part.tokenCount) / Double(part.rowCount)))
-                    let bound = (0.0 + state.idf * (best.value * growth)) * (1 + 1e-9)
-                    guard (row.tier, row.score) > (best.tier, bound) else { return finish(kept) }
+                    return (best.tier, (0.0 + state.idf * (best.value * growth)) * (1 + 1e-9))
+                },
+                continuation: part.continuation.map { tied -> (tier: Int, score: Double) in
+                    let value = FTS5RankCollector.value(
+                        frequency: tied.frequency, size: tied.size, rows: state.rowCount,
+                        tokens: state.tokenCount)
+                    return (tied.tier, 0.0 + state.idf * value)
                 }
-                if let continuation = part.continuation, let last {
-                    let score =
-                        0.0 + state.idf
-                        * FTS5RankCollector.value(
-                            frequency: continuation.frequency, size: continuation.size,
-                            rows: state.rowCount, tokens: state.tokenCount)
-                    if (row.tier, row.score) < (continuation.tier, score) { return finish(kept) }
-                    if (row.tier, row.score) == (continuation.tier, score) {
+            )
+        }
+        var keys = SortKeys(database: database)
+        var kept: [RankedOrder.Entry] = []
+        let last = order.entries.last
+        for row in ordered.prefix(order.entries.count) {
+            for limit in limits {
+                if let best = limit.bestLeftOut, (row.tier, row.score) <= best {
+                    return finish(kept)
+                }
+                if let tied = limit.continuation, let last {
+                    if (row.tier, row.score) < tied { return finish(kept) }
+                    if (row.tier, row.score) == tied {
                         // Those rows follow the last entry as it was ranked.
                         guard let key = keys.key(of: row.kind, rowid: row.rowid),
                             row.kind == last.kind && row.rowid == last.rowid

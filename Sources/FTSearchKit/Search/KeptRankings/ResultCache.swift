@@ -64,46 +64,35 @@ struct ResultCache {
     func order(
         in slot: Slot, covering end: Int, plans: [MatchPlan], tokenizer: FTS5Tokenizer
     ) throws -> RankedOrder? {
-        if let order = order(in: slot, covering: end) { return order }
-        guard
-            let statement = try? database.cachedStatement(
-                sql: "SELECT total, entries, frontier FROM result_cache WHERE key = ?1"),
-            let kept = try? statement.firstRow(
-                [slot.key],
-                { row -> (RankedOrder, RankingFrontier)? in
-                    guard !row.isNull(at: 2),
-                        let order = Self.decode(total: row.int(at: 0), entries: row.bytes(at: 1)),
-                        let frontier = RankingFrontier(encoded: row.bytes(at: 2))
-                    else { return nil }
-                    return (order, frontier)
-                }),
-            let (order, frontier) = kept
-        else { return nil }
-        guard
-            let updated = try RankingMaintenance(
-                database: database, plans: plans, tokenizer: tokenizer
-            ).update(
-                order, frontier: frontier, covering: end)
-        else { return nil }
-        memory?.keep(updated, in: slot)
-        return updated
-    }
-
-    /// The ranking kept in `slot`, if it is current and reaches position `end`.
-    func order(in slot: Slot, covering end: Int) -> RankedOrder? {
         if let order = memory?.order(in: slot), order.covers(upTo: end) { return order }
+        // One read of the kept row: its order, and whether it is current or needs its frontier.
         // A database from before the cache has no table: nothing is kept there.
         guard
             let statement = try? database.cachedStatement(
-                sql: "SELECT structure, total, entries FROM result_cache WHERE key = ?1")
+                sql: "SELECT structure, total, entries, frontier FROM result_cache WHERE key = ?1"),
+            let kept = try? statement.firstRow(
+                [slot.key],
+                { row -> (order: RankedOrder, frontier: RankingFrontier?, isCurrent: Bool)? in
+                    guard let order = Self.decode(total: row.int(at: 1), entries: row.bytes(at: 2))
+                    else { return nil }
+                    let frontier =
+                        row.isNull(at: 3) ? nil : RankingFrontier(encoded: row.bytes(at: 3))
+                    return (order, frontier, row.bytes(at: 0) == slot.structure)
+                }),
+            let kept
         else { return nil }
-        let kept = try? statement.firstRow([slot.key]) { row -> RankedOrder? in
-            guard row.bytes(at: 0) == slot.structure else { return nil }
-            return Self.decode(total: row.int(at: 1), entries: row.bytes(at: 2))
+        if kept.isCurrent {
+            guard kept.order.covers(upTo: end) else { return nil }
+            memory?.keep(kept.order, in: slot)
+            return kept.order
         }
-        guard let order = kept ?? nil, order.covers(upTo: end) else { return nil }
-        memory?.keep(order, in: slot)
-        return order
+        guard let frontier = kept.frontier,
+            let updated = try RankingMaintenance(
+                database: database, plans: plans, tokenizer: tokenizer
+            ).update(kept.order, frontier: frontier, covering: end)
+        else { return nil }
+        memory?.keep(updated, in: slot)
+        return updated
     }
 
     /// Keeps `order` in `slot`, with its `frontier` if it has one, if ranking it took at least
