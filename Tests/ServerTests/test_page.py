@@ -244,6 +244,9 @@ def test_keyboard_only(page):
     expect(page.locator("#detail-close")).to_be_focused()
     page.keyboard.press("Escape")
     expect(page.locator("#detail")).to_be_hidden()
+    # The browser gives focus back to the result that opened the detail dialog once it has
+    # closed, not at once.
+    page.wait_for_function("document.activeElement && document.activeElement !== document.body")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"
     assert [e["text"] for e in page.server.get("/api/history").json()["entries"]] == ["rex"]
