@@ -27,8 +27,6 @@ final class FTS5RankCollector {
     /// A row that may be among the best.
     struct Candidate {
         var rowid: Int64
-        /// The ``RankTier`` raw value.
-        var tier: Int
         /// The bm25 score (`-bm25()`), or for one match phrase the score without its IDF
         /// factor.
         var value: Double
@@ -36,6 +34,15 @@ final class FTS5RankCollector {
         /// size: what the value is computed from, kept for ``RankingFrontier``.
         var frequency: Double
         var size: Int32
+        /// The ``RankTier`` raw value.
+        var tier: Int
+
+        /// Whether it ranks below `key`, with a margin that keeps the rows that could tie with
+        /// it once the IDF is applied.
+        @inline(__always)
+        func ranksBelow(_ key: Key) -> Bool {
+            (tier, value) < (key.tier, key.value * (1 - 1e-9))
+        }
     }
 
     /// The best (tier, value) of the matches that are not candidates (or no longer are): an
@@ -62,11 +69,24 @@ final class FTS5RankCollector {
     private let phraseIsAccentExact: UnsafeMutableBufferPointer<Bool>
     private var averageSize = 0.0
     private var isStarted = false
-    private var heap: [Candidate] = []  // min-heap on (whole, value): the best `capacity` so far
-    private var threshold: Candidate?  // heap[0] once the heap is full
-    /// Candidates beyond this count trigger ``compact()``; doubled when compacting frees
-    /// little (many rows tied with the page's last), so compaction stays linear overall.
-    private lazy var compactionLimit = 4 * capacity + 4096
+    /// What candidates are ranked by, best last.
+    struct Key: Comparable {
+        var tier: Int
+        var value: Double
+
+        init(_ candidate: Candidate) { (tier, value) = (candidate.tier, candidate.value) }
+
+        static func < (a: Key, b: Key) -> Bool { (a.tier, a.value) < (b.tier, b.value) }
+    }
+    /// The `capacity`-th best key of the rows seen so far, or a lower bound of it: a row below
+    /// it cannot be among the best. Nil until more than `capacity` rows were candidates.
+    private var threshold: Key?
+    /// When the candidates outgrow this count, ``raiseThreshold()`` selects the
+    /// `capacity`-th best of them and drops those below it; doubled when that frees little
+    /// (many rows tied with the page's last), so the work stays linear in the matches, and so
+    /// does the memory: a page far beyond the matches costs none.
+    private lazy var selectionLimit =
+        capacity > (Int.max - 4096) / 2 ? Int.max : 2 * capacity + 4096
     // Per-row scratch space, as raw buffers: no exclusivity checks in the per-row loop.
     private let frequencies: UnsafeMutableBufferPointer<Double>
     private let hitCounts: UnsafeMutableBufferPointer<Int>
@@ -109,7 +129,6 @@ final class FTS5RankCollector {
         tokenStartsWord = .allocate(capacity: tokenCount)
         tokenTypos = .allocate(capacity: tokenCount)
         tokenAccentExact = .allocate(capacity: tokenCount)
-        heap.reserveCapacity(capacity)
     }
 
     deinit {
@@ -152,6 +171,8 @@ final class FTS5RankCollector {
         guard failure == SQLITE_OK else {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
+        // Only the rows that can still reach the best `capacity` are ordered.
+        raiseThreshold()
         // One phrase: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
         let scale: Double? =
             matchCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
@@ -180,6 +201,10 @@ final class FTS5RankCollector {
         precondition(other.matchCount == matchCount && other.capacity == capacity)
         total += other.total
         candidates += other.candidates
+        // Either half's threshold bounds the whole's from below: keep the higher.
+        if let theirs = other.threshold, threshold.map({ $0 < theirs }) ?? true {
+            threshold = theirs
+        }
         if let theirs = other.bestLeftOut { leaveOut(tier: theirs.tier, value: theirs.value) }
         if !isStarted && other.isStarted {
             isStarted = true
@@ -385,27 +410,19 @@ final class FTS5RankCollector {
             guard code == SQLITE_OK else { return code }
         }
         let candidate = Candidate(
-            rowid: rowid, tier: tier,
+            rowid: rowid,
             value: Self.score(
                 size: Double(size), frequencies: frequencies, idf: idf,
                 averageSize: averageSize),
-            frequency: matchCount == 1 ? frequencies[0] : 0, size: size)
-        if threshold == nil {
-            candidates.append(candidate)
-            push(candidate)
-            if heap.count == capacity { threshold = heap[0] }
-        } else if (candidate.tier, candidate.value) >= (heap[0].tier, heap[0].value * (1 - 1e-9)) {
-            candidates.append(candidate)
-            if (candidate.tier, candidate.value) > (heap[0].tier, heap[0].value) {
-                replaceLeast(with: candidate)
-                threshold = heap[0]
-            }
-            if candidates.count > compactionLimit {
-                compact()
-                compactionLimit = max(compactionLimit, 2 * candidates.count)
-            }
-        } else {
-            leaveOut(tier: candidate.tier, value: candidate.value)
+            frequency: matchCount == 1 ? frequencies[0] : 0, size: size, tier: tier)
+        if let least = threshold, candidate.ranksBelow(least) {
+            leaveOut(tier: tier, value: candidate.value)
+            return SQLITE_OK
+        }
+        candidates.append(candidate)
+        if candidates.count > selectionLimit {
+            raiseThreshold()
+            selectionLimit = max(selectionLimit, 2 * candidates.count)
         }
         return SQLITE_OK
     }
@@ -477,46 +494,61 @@ final class FTS5RankCollector {
         if failure == SQLITE_OK { failure = code }
     }
 
-    /// Drops the candidates that can no longer reach the best rows.
-    private func compact() {
-        let least = heap[0]
+    /// Raises the threshold to the `capacity`-th best key of the candidates, which hold every
+    /// row seen so far that can be among the best, and drops the candidates below it (those
+    /// that could tie with it after the IDF stay).
+    private func raiseThreshold() {
+        guard candidates.count > capacity else { return }
+        let least = candidates.withUnsafeMutableBufferPointer {
+            Self.select(capacity - 1, in: $0)
+        }
+        if threshold.map({ $0 < least }) ?? true { threshold = least }
         candidates.removeAll { candidate in
-            guard (candidate.tier, candidate.value) < (least.tier, least.value * (1 - 1e-9)) else {
-                return false
-            }
+            guard candidate.ranksBelow(least) else { return false }
             leaveOut(tier: candidate.tier, value: candidate.value)
             return true
         }
     }
 
-    private static func isLess(_ a: Candidate, _ b: Candidate) -> Bool {
-        (a.tier, a.value) < (b.tier, b.value)
-    }
-
-    private func push(_ candidate: Candidate) {
-        heap.append(candidate)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard Self.isLess(heap[child], heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
+    /// The key of the candidate `position` places from the best (0 is the best), as if they
+    /// were sorted best first, which they are partly left as: a quickselect with three-way
+    /// partitions, in place and linear on average however many keys tie.
+    static func select(_ position: Int, in candidates: UnsafeMutableBufferPointer<Candidate>)
+        -> Key
+    {
+        precondition(candidates.indices.contains(position))
+        var (low, high) = (0, candidates.count)  // the range that holds `position`
+        while high - low > 16 {
+            let (first, middle, last) = (
+                Key(candidates[low]), Key(candidates[(low + high) / 2]),
+                Key(candidates[high - 1])
+            )
+            let pivot = max(min(first, middle), min(max(first, middle), last))
+            // [low, better) ranks above the pivot, [better, worse) ties with it, the rest below.
+            var (better, index, worse) = (low, low, high)
+            while index < worse {
+                let key = Key(candidates[index])
+                if pivot < key {
+                    candidates.swapAt(index, better)
+                    better += 1
+                    index += 1
+                } else if key < pivot {
+                    worse -= 1
+                    candidates.swapAt(index, worse)
+                } else {
+                    index += 1
+                }
+            }
+            if position < better {
+                high = better
+            } else if position >= worse {
+                low = worse
+            } else {
+                return pivot
+            }
         }
-    }
-
-    private func replaceLeast(with candidate: Candidate) {
-        heap[0] = candidate
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var least = parent
-            if left < heap.count && Self.isLess(heap[left], heap[least]) { least = left }
-            if right < heap.count && Self.isLess(heap[right], heap[least]) { least = right }
-            guard least != parent else { return }
-            heap.swapAt(parent, least)
-            parent = least
-        }
+        candidates[low..<high].sort { Key($0) > Key($1) }
+        return Key(candidates[position])
     }
 }
 

@@ -49,7 +49,7 @@ struct QueryEngine {
     /// that was expensive).
     private func rankedOrder(_ plans: [MatchPlan], request: SearchRequest) throws -> RankedOrder {
         let slot = try resultCache?.slot(for: plans)
-        let end = request.offset + (request.limit ?? 0)
+        let end = request.pageEnd
         if let slot,
             let kept = try resultCache?.order(
                 in: slot, covering: end, plans: plans, tokenizer: tokenizer)

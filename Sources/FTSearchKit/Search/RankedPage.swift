@@ -25,7 +25,7 @@ struct RankedPage {
     var readsDoclists = true
 
     /// The end of the page: how many of the best matches are ranked.
-    private var capacity: Int { request.offset + (request.limit ?? 0) }
+    private var capacity: Int { request.pageEnd }
 
     /// Whether the page ends beyond the rankings ``ResultCache`` keeps. Then the order begins
     /// at the page's offset: the rows before it are only counted, not ordered by sort key.
@@ -46,7 +46,6 @@ struct RankedPage {
         var ranked: [(kind: Kind, row: FTS5RankCollector.Ranked)] = []
         var collectors: [FTS5RankCollector?] = []
         for plan in plans {
-            let capacity = try capacity(of: plan)
             guard capacity > 0 else {
                 collectors.append(nil)
                 continue
@@ -161,14 +160,6 @@ struct RankedPage {
         }
         return RankingFrontier(
             changeSequence: 0, parts: parts, entryClasses: entryClasses, lastSortKey: lastSortKey)
-    }
-
-    /// How many of `plan`'s best matches are ranked: the page's end, and for a deep page at
-    /// most the kind's row count, so that an offset far beyond the matches costs no memory.
-    private func capacity(of plan: MatchPlan) throws -> Int {
-        guard isDeep else { return capacity }
-        let rows = try plan.kind.recordCount(in: database)
-        return min(capacity, rows)
     }
 
     /// `rows` ordered by group, then sort key (NOCASE), kind and id, as the reference plan's

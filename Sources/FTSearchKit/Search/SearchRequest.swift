@@ -55,6 +55,12 @@ public struct SearchRequest: Sendable, Equatable {
         }
     }
 
+    /// The position after the page's last result: `offset + limit`, at most `Int.max`.
+    var pageEnd: Int {
+        let (end, overflow) = offset.addingReportingOverflow(limit ?? 0)
+        return overflow ? .max : end
+    }
+
     /// The bm25 weight of each column of `kind`'s indexes, in column order.
     func columnWeights(of kind: Kind) -> [Double] {
         kind.searchableFields.map { weights[$0] ?? Self.defaultWeight(of: $0) }

@@ -63,6 +63,18 @@ import FTSearchSQLite
         }
     }
 
+    /// An offset whose page end would overflow finds nothing after every match, without a
+    /// crash or the memory of its size.
+    @Test(arguments: ["a", "ann smith", ""])
+    func anOffsetNearTheLargestIntegerFindsNothing(text: String) throws {
+        #expect(try index.referenceSearch(SearchRequest(text: text, limit: 1)).total > 0)
+        for request in FastRankingTests.requests(text, kinds: .all, limit: 20, offset: .max - 5) {
+            let results = try index.search(request)
+            #expect(results.hits.isEmpty)
+            #expect(results.total == (try index.referenceSearch(request)).total)
+        }
+    }
+
     @Test func aDeepPageLeavesTheKeptFirstPageAlone() throws {
         let first = SearchRequest(text: "a", limit: 20)
         _ = try index.search(first)

@@ -167,3 +167,29 @@ import FTSearchTestSupport
         #expect(fast.hits.map { $0.record[field: "last_name"] } == lengths.map { "Words\($0)" })
     }
 }
+
+/// The selection behind every page's threshold (``FTS5RankCollector/select(_:in:)``), against
+/// sorting first: random keys, many of them tied.
+@Suite struct RankSelectionTests {
+    @Test(arguments: [1, 2, 17, 100, 5000])
+    func selectingAPositionFindsTheKeySortingPutsThere(count: Int) {
+        var random = SeededGenerator(seed: TestSettings.seed)
+        let candidates = (0..<count).map { index in
+            FTS5RankCollector.Candidate(
+                rowid: Int64(index), value: Double(Int.random(in: 0..<8, using: &random)),
+                frequency: 0, size: 1, tier: Int.random(in: 0..<3, using: &random))
+        }
+        let sorted = candidates.map(FTS5RankCollector.Key.init).sorted(by: >)
+        for position in Set([0, count / 3, count - 1]) {
+            var selected = candidates
+            let key = selected.withUnsafeMutableBufferPointer {
+                FTS5RankCollector.select(position, in: $0)
+            }
+            #expect(key == sorted[position], "position \(position) of \(count)")
+            // Reordered, nothing lost: the best `position` come first.
+            #expect(selected.map(\.rowid).sorted() == candidates.map(\.rowid))
+            #expect(selected.prefix(position).allSatisfy { FTS5RankCollector.Key($0) >= key })
+            #expect(selected.dropFirst(position + 1).allSatisfy { FTS5RankCollector.Key($0) <= key })
+        }
+    }
+}
