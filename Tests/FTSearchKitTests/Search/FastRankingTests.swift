@@ -189,7 +189,8 @@ import FTSearchTestSupport
             // Reordered, nothing lost: the best `position` come first.
             #expect(selected.map(\.rowid).sorted() == candidates.map(\.rowid))
             #expect(selected.prefix(position).allSatisfy { FTS5RankCollector.Key($0) >= key })
-            #expect(selected.dropFirst(position + 1).allSatisfy { FTS5RankCollector.Key($0) <= key })
+            #expect(
+                selected.dropFirst(position + 1).allSatisfy { FTS5RankCollector.Key($0) <= key })
         }
     }
 }
