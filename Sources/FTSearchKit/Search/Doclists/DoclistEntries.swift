@@ -219,3 +219,36 @@ final class DoclistEntries {
         return low
     }
 }
+
+extension DoclistEntries: DoclistSink {
+    /// Counts the hits of a position list: offsets in column 0, then for each further column
+    /// a 0x01 byte, the column number, and its offsets, each offset a varint of at least 2.
+    @inline(__always)
+    func takePositions(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry hitsStart: Int,
+        columnCount: Int, countedColumns: UInt64
+    ) throws(FTS5FormatError) {
+        var column = 0
+        var offset = start
+        while offset < end {
+            let byte = bytes[offset]
+            if byte == 0x01 {
+                offset += 1
+                column = try FTS5Format.count(
+                    in: bytes, at: &offset, end: end, limit: columnCount - 1)
+                continue
+            }
+            guard byte != 0 else { throw FTS5FormatError(reason: "offset 0") }
+            var length = 1
+            while bytes[offset] & 0x80 != 0 {
+                offset += 1
+                length += 1
+                guard offset < end, length <= 9 else {
+                    throw FTS5FormatError(reason: "offset varint")
+                }
+            }
+            offset += 1
+            if countedColumns & 1 << column != 0 { addHit(at: hitsStart, column: column) }
+        }
+    }
+}

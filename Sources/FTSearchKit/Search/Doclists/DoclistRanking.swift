@@ -9,11 +9,13 @@ import FTSearchSQLite
 /// ``FTS5RankCollector`` the auxiliary function fills, so the rows, tiers, scores and total
 /// are the ones FTS5's cursor gives.
 ///
-/// It serves plans whose phrases are each one term, on an index in the format it knows, and
-/// gives back nil (FTS5's cursor then ranks) when anything is not so: an index with another
-/// `detail=`, `%_config` version or structure record format, this connection in a write
-/// transaction (whose pending changes only FTS5 sees), a phrase its tokenizer splits into
-/// several terms, or any record that does not decode.
+/// A phrase of several terms (a substring's trigrams, a word anchored at its start or end) is
+/// matched from its terms' positions (see ``PhrasePositions``), as FTS5 matches it.
+///
+/// It serves plans on an index in the format it knows, and gives back nil (FTS5's cursor then
+/// ranks) when anything is not so: an index with another `detail=`, `%_config` version or
+/// structure record format, this connection in a write transaction (whose pending changes only
+/// FTS5 sees), a prefix phrase of several terms, or any record that does not decode.
 struct DoclistRanking {
     let database: Database
     let plan: MatchPlan
@@ -79,7 +81,7 @@ struct DoclistRanking {
     ) throws -> Collection? {
         guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE,
             let options = try IndexOptions(of: plan.index, in: database),
-            let keys = try phraseKeys(options)
+            let keys = try phraseTerms(options)
         else { return nil }
         // One read transaction, so that the structure and every page are of one version.
         return try database.readingOneVersion {
@@ -89,7 +91,7 @@ struct DoclistRanking {
 
     private func collect(
         into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>?,
-        keys: [(key: [UInt8], isPrefix: Bool)]
+        keys: [PhraseTerms]
     ) throws -> Collection? {
         let reader = FTS5SegmentReader(
             database: database, index: plan.index, columnCount: plan.weights.count,
@@ -115,8 +117,18 @@ struct DoclistRanking {
                 return nil
             }
             var rowids: ClosedRange<Int64>?
-            let lists = try keys.map { key in
-                try entries(of: key, in: read, reader: reader, span: &rowids)
+            var lists: [DoclistEntries] = []
+            for (phrase, key) in zip(plan.phrases, keys) {
+                // A signal is read for the rows its token's match phrases hit (they come first).
+                let wanted =
+                    phrase.isMatch
+                    ? nil
+                    : Self.rowids(
+                        of: zip(plan.phrases, lists).filter {
+                            $0.0.isMatch && $0.0.token == phrase.token
+                        }.map(\.1))
+                lists.append(
+                    try entries(of: key, in: read, reader: reader, span: &rowids, wanted: wanted))
             }
             collector.start(
                 rowCount: structure.rowCount, tokenCount: structure.tokenCount,
@@ -131,41 +143,83 @@ struct DoclistRanking {
         }
     }
 
-    /// Each phrase's key in the index: its term as the index's tokenizer makes it, after the
-    /// byte of the index it is in; nil when a phrase is not one term.
-    private func phraseKeys(_ options: IndexOptions) throws -> [(key: [UInt8], isPrefix: Bool)]? {
+    /// How a phrase is found in the index: one term, by its key (its term after the byte of
+    /// the index it is in), or the terms of a key's range; or several terms in a row.
+    private enum PhraseTerms {
+        case one(key: [UInt8], isPrefix: Bool)
+        case sequence(keys: [[UInt8]])
+    }
+
+    /// Each phrase's terms in the index, as its tokenizer makes them; nil for a prefix phrase
+    /// of several terms.
+    private func phraseTerms(_ options: IndexOptions) throws -> [PhraseTerms]? {
         let tokenizer = try FTS5Tokenizer(database: database, name: options.tokenizer)
-        var keys: [(key: [UInt8], isPrefix: Bool)] = []
+        var keys: [PhraseTerms] = []
         for phrase in plan.phrases {
             let tokens = tokenizer.tokens(in: phrase.term)
-            guard tokens.count == 1, let term = tokens.first?.text else { return nil }
-            let bytes = Array(term.utf8)
+            guard !tokens.isEmpty else { return nil }
+            if tokens.count > 1 {
+                guard !phrase.isPrefix else { return nil }
+                keys.append(
+                    .sequence(keys: tokens.map { [UInt8(ascii: "0")] + Array($0.text.utf8) }))
+                continue
+            }
+            let bytes = Array(tokens[0].text.utf8)
             // FTS5 counts a prefix's characters, not its bytes (fts5IndexCharlen).
             let characters = bytes.count { $0 & 0xC0 != 0x80 }
             let prefixIndex =
                 phrase.isPrefix ? options.prefixLengths.firstIndex(of: characters) : nil
             if let prefixIndex {
-                keys.append(([UInt8(ascii: "0") + UInt8(prefixIndex + 1)] + bytes, false))
+                keys.append(
+                    .one(key: [UInt8(ascii: "0") + UInt8(prefixIndex + 1)] + bytes, isPrefix: false)
+                )
             } else {
-                keys.append(([UInt8(ascii: "0")] + bytes, phrase.isPrefix))
+                keys.append(.one(key: [UInt8(ascii: "0")] + bytes, isPrefix: phrase.isPrefix))
             }
         }
         return keys
     }
 
     /// A phrase's entries over `segments` (newest first): each term's newest entries, the
-    /// terms united; widens `span` to the rowids of every entry decoded.
+    /// terms united (or for a sequence, matched in a row); widens `span` to the rowids of every
+    /// entry decoded.
     private func entries(
-        of key: (key: [UInt8], isPrefix: Bool), in segments: ArraySlice<FTS5Segment>,
-        reader: FTS5SegmentReader, span: inout ClosedRange<Int64>?
+        of terms: PhraseTerms, in segments: ArraySlice<FTS5Segment>,
+        reader: FTS5SegmentReader, span: inout ClosedRange<Int64>?, wanted: [Int64]?
     ) throws -> DoclistEntries {
-        func widen(_ list: DoclistEntries, _ range: Range<Int>) {
-            guard let first = range.first, let last = range.last else { return }
-            let (low, high) = (list.rowids[first], list.rowids[last])
+        func widen(_ low: Int64, _ high: Int64) {
             span = span.map { min($0.lowerBound, low)...max($0.upperBound, high) } ?? low...high
         }
-        var byTerm: [[DoclistEntries]] = []
+        func widen(_ list: DoclistEntries, _ range: Range<Int>) {
+            guard let first = range.first, let last = range.last else { return }
+            widen(list.rowids[first], list.rowids[last])
+        }
         let columnCount = plan.weights.count
+        let key: (key: [UInt8], isPrefix: Bool)
+        switch terms {
+        case .one(let one, let isPrefix): key = (one, isPrefix)
+        case .sequence(let keys):
+            // Each term after the first is read for the rows every term before it hits.
+            var lists: [PhrasePositions] = []
+            var rows = wanted
+            for key in keys {
+                var newestFirst: [PhrasePositions] = []
+                for segment in segments {
+                    let list = PhrasePositions(wanted: rows)
+                    try reader.appendDoclist(of: key, in: segment, to: list)
+                    if let decoded = list.decodedRowids {
+                        widen(decoded.lowerBound, decoded.upperBound)
+                    }
+                    if list.count > 0 { newestFirst.append(list) }
+                }
+                let resolved = PhrasePositions.resolving(newestFirst: newestFirst)
+                lists.append(resolved)
+                rows = Array(UnsafeBufferPointer(start: resolved.rowids, count: resolved.count))
+            }
+            return PhrasePositions.phraseHits(
+                of: lists, columnCount: columnCount, countedColumns: reader.countedColumns)
+        }
+        var byTerm: [[DoclistEntries]] = []
         if key.isPrefix {
             // Several terms: gather each term's lists from the segments that have it.
             var termIndex: [[UInt8]: Int] = [:]
@@ -197,6 +251,18 @@ struct DoclistRanking {
         return DoclistEntries.union(
             byTerm.map { DoclistEntries.resolving(newestFirst: $0, columnCount: columnCount) },
             columnCount: columnCount)
+    }
+
+    /// The rowids of `lists` (each ascending), ascending, each once.
+    private static func rowids(of lists: [DoclistEntries]) -> [Int64] {
+        var rowids = lists.flatMap { UnsafeBufferPointer(start: $0.rowids, count: $0.count) }
+        if lists.count > 1 {
+            rowids.sort()
+            rowids = rowids.enumerated().filter {
+                $0.offset == 0 || rowids[$0.offset - 1] != $0.element
+            }.map(\.element)
+        }
+        return rowids
     }
 
     /// Hands the collector every row where each token has a match-phrase hit, with all its

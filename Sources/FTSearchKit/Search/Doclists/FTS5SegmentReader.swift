@@ -1,14 +1,28 @@
 import FTSearchSQLite
 
+/// Where a doclist's entries are decoded to: each entry's rowid, then its position list.
+protocol DoclistSink: AnyObject {
+    /// Starts an entry for `rowid`; returns what ``takePositions(in:from:to:entry:columnCount:countedColumns:)`` is given for it.
+    func append(_ rowid: Int64) -> Int
+    /// Takes the position list `bytes[start..<end]` (fts5_index.c, "poslist format") of the
+    /// entry `entry`, in an index of `columnCount` columns of which those with their bit set
+    /// in `countedColumns` are searched.
+    func takePositions(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry: Int,
+        columnCount: Int, countedColumns: UInt64
+    ) throws(FTS5FormatError)
+}
+
 /// Finds terms in an FTS5 index's segments and decodes their doclists (fts5_index.c,
-/// "TERM/DOCLIST FORMAT"), counting each entry's hits per column without keeping positions.
+/// "TERM/DOCLIST FORMAT") into a ``DoclistSink``: hits counted per column
+/// (``DoclistEntries``), or positions kept (``PhrasePositions``).
 final class FTS5SegmentReader {
     private let database: Database
     private let index: String
     private let data: FTS5DataReader
-    private let columnCount: Int
+    let columnCount: Int
     /// Bit `c` set when hits in column `c` are counted (the search's column filter).
-    private let countedColumns: UInt64
+    let countedColumns: UInt64
     private let termLeaf = FTS5Leaf()
     private let doclistLeaf = FTS5Leaf()
     private var spanning: [UInt8] = []
@@ -36,25 +50,26 @@ final class FTS5SegmentReader {
 
     /// Appends to `entries` the doclist in `segment` of the term `key` (its index byte
     /// first), if it has one.
-    func appendDoclist(of key: [UInt8], in segment: FTS5Segment, to entries: DoclistEntries)
-        throws
-    {
-        _ = try doclists(of: key, isPrefix: false, in: segment, appendingTo: entries)
+    func appendDoclist<Sink: DoclistSink>(
+        of key: [UInt8], in segment: FTS5Segment, to entries: Sink
+    ) throws {
+        _ = try doclists(of: key, isPrefix: false, in: segment) { entries }
     }
 
     /// The doclists in `segment` of every term starting with `key`, in term order.
     func termDoclists(startingWith key: [UInt8], in segment: FTS5Segment) throws
         -> [(term: [UInt8], entries: DoclistEntries)]
     {
-        try doclists(of: key, isPrefix: true, in: segment, appendingTo: nil)
+        try doclists(of: key, isPrefix: true, in: segment) {
+            DoclistEntries(columnCount: columnCount, capacity: 256)
+        }
     }
 
-    /// The doclists of `key` or the terms starting with it, each appended to `common` or else
-    /// to a list of its own.
-    private func doclists(
-        of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment,
-        appendingTo common: DoclistEntries?
-    ) throws -> [(term: [UInt8], entries: DoclistEntries)] {
+    /// The doclists of `key` or the terms starting with it, each appended to the sink
+    /// `sink()` gives for it.
+    private func doclists<Sink: DoclistSink>(
+        of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment, sink: () -> Sink
+    ) throws -> [(term: [UInt8], entries: Sink)] {
         guard segment.firstPage > 0, segment.firstPage <= segment.lastPage else { return [] }
         // The leaf whose first term is the last at or before the key (fts5SegIterSeekInit).
         let indexed =
@@ -63,7 +78,7 @@ final class FTS5SegmentReader {
                     "SELECT pgno FROM \"\(index)_idx\" WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1"
             ).firstRow([Int64(segment.id), key]) { $0.int64(at: 0) >> 1 } ?? 0
         var page = Int(clamping: max(Int64(segment.firstPage), indexed))
-        var found: [(term: [UInt8], entries: DoclistEntries)] = []
+        var found: [(term: [UInt8], entries: Sink)] = []
         var term: [UInt8] = []
         while page <= segment.lastPage {
             try termLeaf.load(page: page, of: segment, from: data)
@@ -85,8 +100,7 @@ final class FTS5SegmentReader {
                 offset += added
                 if isPrefix ? term.starts(with: key) : term == key {
                     let end = position + 1 < offsets.count ? offsets[position + 1] : footer
-                    let entries =
-                        common ?? DoclistEntries(columnCount: columnCount, capacity: 256)
+                    let entries = sink()
                     try appendDoclist(at: offset, end: end, page: page, of: segment, to: entries)
                     found.append((term, entries))
                     if !isPrefix { return found }
@@ -101,8 +115,8 @@ final class FTS5SegmentReader {
 
     /// Decodes, appending to `entries`, the doclist starting at `offset` of leaf `page` and ending at `end` there (the
     /// next term) or, when `end` is the footer, going on on the next pages of the segment.
-    private func appendDoclist(
-        at start: Int, end: Int, page: Int, of segment: FTS5Segment, to entries: DoclistEntries
+    private func appendDoclist<Sink: DoclistSink>(
+        at start: Int, end: Int, page: Int, of segment: FTS5Segment, to entries: Sink
     ) throws(FTS5FormatError) {
         try doclistLeaf.load(page: page, of: segment, from: data)
         var page = page
@@ -133,8 +147,9 @@ final class FTS5SegmentReader {
             // The position list: its size (times 2, plus the delete flag), then its bytes.
             let size = Int(try FTS5Format.varint(in: bytes, at: &offset, end: regionEnd) >> 1)
             if size <= regionEnd - offset {
-                try countHits(
-                    in: bytes, from: offset, to: offset + size, into: entries, at: hitsStart)
+                try entries.takePositions(
+                    in: bytes, from: offset, to: offset + size, entry: hitsStart,
+                    columnCount: columnCount, countedColumns: countedColumns)
                 offset += size
             } else {
                 // It goes on at offset 4 of the next pages (fts5ChunkIterate).
@@ -156,7 +171,9 @@ final class FTS5SegmentReader {
                     offset = 4 + taken
                 }
                 try spanning.withUnsafeBufferPointer { (bytes) throws(FTS5FormatError) in
-                    try countHits(in: bytes, from: 0, to: bytes.count, into: entries, at: hitsStart)
+                    try entries.takePositions(
+                        in: bytes, from: 0, to: bytes.count, entry: hitsStart,
+                        columnCount: columnCount, countedColumns: countedColumns)
                 }
                 absoluteRowidOffset =
                     doclistLeaf.firstRowidOffset == 0 ? -1 : doclistLeaf.firstRowidOffset
@@ -184,38 +201,6 @@ final class FTS5SegmentReader {
                 }
                 if !doclistLeaf.termOffsets.isEmpty { return }
             }
-        }
-    }
-
-    /// Counts the hits of a position list (fts5_index.c, "poslist format"): offsets in column
-    /// 0, then for each further column a 0x01 byte, the column number, and its offsets, each
-    /// offset a varint of at least 2.
-    @inline(__always)
-    private func countHits(
-        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
-        into entries: DoclistEntries, at hitsStart: Int
-    ) throws(FTS5FormatError) {
-        var column = 0
-        var offset = start
-        while offset < end {
-            let byte = bytes[offset]
-            if byte == 0x01 {
-                offset += 1
-                column = try FTS5Format.count(
-                    in: bytes, at: &offset, end: end, limit: columnCount - 1)
-                continue
-            }
-            guard byte != 0 else { throw FTS5FormatError(reason: "offset 0") }
-            var length = 1
-            while bytes[offset] & 0x80 != 0 {
-                offset += 1
-                length += 1
-                guard offset < end, length <= 9 else {
-                    throw FTS5FormatError(reason: "offset varint")
-                }
-            }
-            offset += 1
-            if countedColumns & 1 << column != 0 { entries.addHit(at: hitsStart, column: column) }
         }
     }
 }
