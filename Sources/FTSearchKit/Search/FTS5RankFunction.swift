@@ -342,11 +342,22 @@ final class FTS5RankCollector {
     /// frequency is the same sum in the same order.
     @inline(__always)
     func recordHit(ofPhrase index: Int, inColumn column: Int) {
-        guard index < phraseTokens.count else { return }
+        recordHits(1, ofPhrase: index, inColumn: column)
+    }
+
+    /// Counts `count` hits of phrase `index` in `column`, as that many
+    /// ``recordHit(ofPhrase:inColumn:)`` calls do (the weight added once a hit, in the same
+    /// order).
+    @inline(__always)
+    func recordHits(_ count: UInt32, ofPhrase index: Int, inColumn column: Int) {
+        guard count > 0, index < phraseTokens.count else { return }
         let token = phraseTokens[index]
         if index < matchCount {
-            frequencies[index] += column < weights.count ? weights[column] : 1.0
-            hitCounts[index] += 1
+            let weight = column < weights.count ? weights[column] : 1.0
+            var frequency = frequencies[index]
+            for _ in 0..<count { frequency += weight }
+            frequencies[index] = frequency
+            hitCounts[index] += Int(count)
             tokenMatched[token] = true
             tokenTypos[token] = min(tokenTypos[token], phraseTypos[index])
         }

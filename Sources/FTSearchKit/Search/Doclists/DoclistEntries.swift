@@ -40,6 +40,7 @@ final class DoclistEntries {
     @inline(__always)
     func append(_ rowid: Int64) -> Int {
         if count == capacity { reserve(count + 1) }
+        if count > 0 && rowids[count - 1] >= rowid { isResolved = false }
         rowids[count] = rowid
         let start = count * columnCount
         (hits + start).initialize(repeating: 0, count: columnCount)
@@ -63,6 +64,7 @@ final class DoclistEntries {
     @inline(__always)
     private func append(entry: Int, of other: DoclistEntries) {
         if count == capacity { reserve(count + 1) }
+        isResolved = false
         rowids[count] = other.rowids[entry]
         (hits + count * columnCount).update(
             from: other.hits + entry * columnCount, count: columnCount)
@@ -73,30 +75,18 @@ final class DoclistEntries {
     private func append(entries range: Range<Int>, of other: DoclistEntries) {
         guard !range.isEmpty else { return }
         reserve(count + range.count)
+        isResolved = false
         (rowids + count).update(from: other.rowids + range.lowerBound, count: range.count)
         (hits + count * columnCount).update(
             from: other.hits + range.lowerBound * columnCount, count: range.count * columnCount)
         count += range.count
     }
 
-    /// Whether the entries are already one resolved list: rowids strictly ascending (no rowid
-    /// in two segments) and each entry with a hit (no delete marker, nothing filtered out).
-    var isResolved: Bool {
-        // Locals: no exclusivity check per entry.
-        let (rowids, hits, count, columnCount) = (
-            self.rowids, self.hits, self.count, self.columnCount
-        )
-        var previous = Int64.min
-        for entry in 0..<count {
-            let rowid = rowids[entry]
-            guard entry == 0 || previous < rowid else { return false }
-            previous = rowid
-            var sum: UInt32 = 0
-            for column in 0..<columnCount { sum |= hits[entry * columnCount + column] }
-            guard sum != 0 else { return false }
-        }
-        return true
-    }
+    /// Whether the entries are known to be one resolved list: rowids strictly ascending (no
+    /// rowid in two segments) and each entry with a hit (no delete marker, nothing filtered
+    /// out). Kept as entries are decoded (``append(_:)``, ``takePositions(in:from:to:entry:columnCount:countedColumns:)``);
+    /// false once entries are copied in from other lists.
+    private(set) var isResolved = true
 
     /// A copy of the entries in `range`.
     func entries(in range: Range<Int>) -> DoclistEntries {
@@ -250,5 +240,6 @@ extension DoclistEntries: DoclistSink {
             offset += 1
             if countedColumns & 1 << column != 0 { addHit(at: hitsStart, column: column) }
         }
+        if !hasHits(hitsStart / columnCount) { isResolved = false }
     }
 }

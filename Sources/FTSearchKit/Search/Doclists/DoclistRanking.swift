@@ -360,9 +360,8 @@ struct DoclistRanking {
                 guard entry < counts[phrase], rowids[phrase][entry] == rowid else { continue }
                 let start = entry * columnCount
                 for column in 0..<columnCount {
-                    for _ in 0..<hits[phrase][start + column] {
-                        collector.recordHit(ofPhrase: phrase, inColumn: column)
-                    }
+                    collector.recordHits(
+                        hits[phrase][start + column], ofPhrase: phrase, inColumn: column)
                 }
             }
             // A row without a size is not FTS5's: let its cursor rank the plan.
