@@ -203,6 +203,26 @@ def test_bounded_random_requests_never_break_the_server(server):
     check_passes(server)
 
 
+@pytest.mark.parametrize("params", [
+    {"q": "ann"},
+    {"q": "ann", "limit": "100"},
+    {"q": "an", "match": "substring"},
+    {"q": ""},
+])
+def test_the_largest_offsets_find_nothing_and_larger_ones_are_refused(server, params):
+    total = server.get("/api/search", params=params).json()["total"]
+    largest = server.get("/api/search", params={**params, "offset": str(2**31 - 1)})
+    assert largest.status_code == 200, largest.text
+    assert largest.json()["results"] == [] and largest.json()["total"] == total > 0
+    larger = server.get("/api/search", params={**params, "offset": str(2**63 - 1)})
+    assert larger.status_code == 400 and "offset" in larger.json()["error"]["message"]
+    meilisearch = server.post("/indexes/people/search", json={"q": params["q"], "offset": 2**31 - 1})
+    assert meilisearch.status_code == 200 and meilisearch.json()["hits"] == []
+    larger = server.post("/indexes/people/search", json={"q": params["q"], "offset": 2**63 - 6})
+    assert larger.status_code == 400 and larger.json()["code"] == "invalid_search_offset"
+    still_answers(server)
+
+
 def test_sigterm_lets_a_request_in_progress_finish(server):
     connection = socket.create_connection(("127.0.0.1", server.port), timeout=20)
     connection.sendall(b"POST /api/import HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\n"
