@@ -119,14 +119,15 @@ struct DoclistRanking {
             var rowids: ClosedRange<Int64>?
             var lists: [DoclistEntries] = []
             for (phrase, key) in zip(plan.phrases, keys) {
-                // A signal is read for the rows its token's match phrases hit (they come first).
-                let wanted =
-                    phrase.isMatch
-                    ? nil
-                    : Self.rowids(
+                // A signal of several terms is read for the rows its token's match phrases hit
+                // (they come first); one of one term costs less read whole.
+                var wanted: [Int64]?
+                if case .sequence = key, !phrase.isMatch {
+                    wanted = Self.rowids(
                         of: zip(plan.phrases, lists).filter {
                             $0.0.isMatch && $0.0.token == phrase.token
                         }.map(\.1))
+                }
                 lists.append(
                     try entries(of: key, in: read, reader: reader, span: &rowids, wanted: wanted))
             }
