@@ -129,8 +129,7 @@ func benchmarkSearchesAfterWrites(_ index: SearchIndex, queries file: String, wr
                 continue  // a person deleted before: another one
             }
         }
-        guard let elapsed else { return }
-        guard let row else { return }
+        guard let row, let elapsed else { return }
         timings["\(row) \(kind)", default: []].append(milliseconds(elapsed))
         timings["\(row) all", default: []].append(milliseconds(elapsed))
     }

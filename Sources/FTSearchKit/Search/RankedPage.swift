@@ -78,18 +78,15 @@ struct RankedPage {
             }
             rows.append((groups.count - 1, item.kind, row.rowid))
         }
-        guard !rows.isEmpty else {
-            let order = RankedOrder(total: total, start: start, entries: [])
-            return (
-                order,
-                withFrontier ? try frontier(of: order, ranked: ranked, collectors: collectors) : nil
-            )
-        }
-        let ordered = try orderedBySortKey(rows) ?? orderedInSQL(rows, first: capacity - firstKept)
-        let entries = ordered.dropFirst(start - firstKept).prefix(capacity - start).map { row in
-            RankedOrder.Entry(
-                kind: row.kind, rowid: row.rowid, score: groups[row.group].score,
-                tier: RankTier(rawValue: groups[row.group].tier))
+        var entries: [RankedOrder.Entry] = []
+        if !rows.isEmpty {
+            let ordered =
+                try orderedBySortKey(rows) ?? orderedInSQL(rows, first: capacity - firstKept)
+            entries = ordered.dropFirst(start - firstKept).prefix(capacity - start).map { row in
+                RankedOrder.Entry(
+                    kind: row.kind, rowid: row.rowid, score: groups[row.group].score,
+                    tier: RankTier(rawValue: groups[row.group].tier))
+            }
         }
         let order = RankedOrder(total: total, start: start, entries: entries)
         return (

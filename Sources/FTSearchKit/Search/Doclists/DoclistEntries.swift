@@ -103,15 +103,13 @@ final class DoclistEntries {
     static func resolving(newestFirst lists: [DoclistEntries], columnCount: Int)
         -> DoclistEntries
     {
-        let order = lists.indices.filter { lists[$0].count > 0 }
-            .sorted { lists[$0].rowids[0] < lists[$1].rowids[0] }
-        let isDisjoint = zip(order, order.dropFirst()).allSatisfy { earlier, later in
-            lists[earlier].rowids[lists[earlier].count - 1] < lists[later].rowids[0]
-        }
         let merged =
-            isDisjoint
-            ? order.map { lists[$0] }
-            : [merging(order.map { (lists[$0], $0) }, columnCount: columnCount, sumsHits: false)]
+            endToEndOrder(of: lists.map(\.rowidSpan)).map { $0.map { lists[$0] } }
+            ?? [
+                merging(
+                    lists.enumerated().filter { $1.count > 0 }.map { ($1, $0) },
+                    columnCount: columnCount, sumsHits: false)
+            ]
         let resolved = DoclistEntries(
             columnCount: columnCount, capacity: max(1, merged.reduce(0) { $0 + $1.count }))
         for list in merged {
@@ -120,6 +118,21 @@ final class DoclistEntries {
             }
         }
         return resolved
+    }
+
+    /// The lowest through the highest rowid; nil when there is no entry.
+    var rowidSpan: ClosedRange<Int64>? { count > 0 ? rowids[0]...rowids[count - 1] : nil }
+
+    /// The order in which lists of ascending rowids spanning `spans` (nil: an empty list, left
+    /// out) go end to end: by rowid, when no two spans overlap, as a bulk import's segments'
+    /// do; nil when some do.
+    static func endToEndOrder(of spans: [ClosedRange<Int64>?]) -> [Int]? {
+        let order = spans.indices.filter { spans[$0] != nil }
+            .sorted { spans[$0]!.lowerBound < spans[$1]!.lowerBound }
+        let isDisjoint = zip(order, order.dropFirst()).allSatisfy { earlier, later in
+            spans[earlier]!.upperBound < spans[later]!.lowerBound
+        }
+        return isDisjoint ? order : nil
     }
 
     /// The entries of several terms of one prefix phrase, each list already resolved: the
@@ -190,7 +203,7 @@ final class DoclistEntries {
     /// so that a short list walks a long one in few steps).
     @inline(__always)
     static func position(
-        atLeast rowid: Int64, from position: Int, in rowids: UnsafeMutablePointer<Int64>,
+        atLeast rowid: Int64, from position: Int, in rowids: UnsafePointer<Int64>,
         count: Int
     ) -> Int {
         guard position < count, rowids[position] < rowid else { return position }

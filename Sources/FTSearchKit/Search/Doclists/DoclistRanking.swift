@@ -81,7 +81,7 @@ struct DoclistRanking {
     ) throws -> Collection? {
         guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE,
             let options = try IndexOptions(of: plan.index, in: database),
-            let keys = try phraseTerms(options)
+            let keys = try phraseKeys(options)
         else { return nil }
         // One read transaction, so that the structure and every page are of one version.
         return try database.readingOneVersion {
@@ -91,7 +91,7 @@ struct DoclistRanking {
 
     private func collect(
         into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>?,
-        keys: [PhraseTerms]
+        keys: [PhraseKeys]
     ) throws -> Collection? {
         let reader = FTS5SegmentReader(
             database: database, index: plan.index, columnCount: plan.weights.count,
@@ -126,7 +126,7 @@ struct DoclistRanking {
                     wanted = Self.rowids(
                         of: zip(plan.phrases, lists).filter {
                             $0.0.isMatch && $0.0.token == phrase.token
-                        }.map(\.1))
+                        }.map(\.1), columnCount: plan.weights.count)
                 }
                 lists.append(
                     try entries(of: key, in: read, reader: reader, span: &rowids, wanted: wanted))
@@ -146,16 +146,16 @@ struct DoclistRanking {
 
     /// How a phrase is found in the index: one term, by its key (its term after the byte of
     /// the index it is in), or the terms of a key's range; or several terms in a row.
-    private enum PhraseTerms {
+    private enum PhraseKeys {
         case one(key: [UInt8], isPrefix: Bool)
         case sequence(keys: [[UInt8]])
     }
 
-    /// Each phrase's terms in the index, as its tokenizer makes them; nil for a prefix phrase
-    /// of several terms.
-    private func phraseTerms(_ options: IndexOptions) throws -> [PhraseTerms]? {
+    /// Each phrase's keys in the index, its terms as its tokenizer makes them; nil for a
+    /// prefix phrase of several terms.
+    private func phraseKeys(_ options: IndexOptions) throws -> [PhraseKeys]? {
         let tokenizer = try FTS5Tokenizer(database: database, name: options.tokenizer)
-        var keys: [PhraseTerms] = []
+        var keys: [PhraseKeys] = []
         for phrase in plan.phrases {
             let tokens = tokenizer.tokens(in: phrase.term)
             guard !tokens.isEmpty else { return nil }
@@ -185,7 +185,7 @@ struct DoclistRanking {
     /// terms united (or for a sequence, matched in a row); widens `span` to the rowids of every
     /// entry decoded.
     private func entries(
-        of terms: PhraseTerms, in segments: ArraySlice<FTS5Segment>,
+        of terms: PhraseKeys, in segments: ArraySlice<FTS5Segment>,
         reader: FTS5SegmentReader, span: inout ClosedRange<Int64>?, wanted: [Int64]?
     ) throws -> DoclistEntries {
         func widen(_ low: Int64, _ high: Int64) {
@@ -254,16 +254,11 @@ struct DoclistRanking {
             columnCount: columnCount)
     }
 
-    /// The rowids of `lists` (each ascending), ascending, each once.
-    private static func rowids(of lists: [DoclistEntries]) -> [Int64] {
-        var rowids = lists.flatMap { UnsafeBufferPointer(start: $0.rowids, count: $0.count) }
-        if lists.count > 1 {
-            rowids.sort()
-            rowids = rowids.enumerated().filter {
-                $0.offset == 0 || rowids[$0.offset - 1] != $0.element
-            }.map(\.element)
-        }
-        return rowids
+    /// The rowids of `lists` (each resolved), ascending, each once.
+    private static func rowids(of lists: [DoclistEntries], columnCount: Int) -> [Int64] {
+        guard !lists.isEmpty else { return [] }
+        let united = DoclistEntries.union(lists, columnCount: columnCount)
+        return Array(UnsafeBufferPointer(start: united.rowids, count: united.count))
     }
 
     /// Hands the collector every row where each token has a match-phrase hit, with all its

@@ -20,8 +20,14 @@ final class PhrasePositions {
     /// rowids ascend, so the search goes on from there until the next segment starts.
     private var wantedPosition = 0
     private var lastOffered = Int64.min
-    /// The lowest and highest rowid of every entry decoded, kept or not (nil when none).
-    private(set) var decodedRowids: ClosedRange<Int64>?
+    /// The lowest and highest rowid of every entry decoded, kept or not.
+    private var lowestDecoded = Int64.max
+    private var highestDecoded = Int64.min
+    /// The lowest through the highest rowid of every entry decoded, kept or not (nil when
+    /// none).
+    var decodedRowids: ClosedRange<Int64>? {
+        lowestDecoded <= highestDecoded ? lowestDecoded...highestDecoded : nil
+    }
 
     init(wanted: [Int64]? = nil) {
         self.wanted = wanted
@@ -87,12 +93,9 @@ final class PhrasePositions {
     /// disjoint rowid ranges, as a bulk import writes them, are put end to end.
     static func resolving(newestFirst lists: [PhrasePositions]) -> PhrasePositions {
         let resolved = PhrasePositions()
-        let order = lists.indices.filter { lists[$0].count > 0 }
-            .sorted { lists[$0].rowids[0] < lists[$1].rowids[0] }
-        let isDisjoint = zip(order, order.dropFirst()).allSatisfy { earlier, later in
-            lists[earlier].rowids[lists[earlier].count - 1] < lists[later].rowids[0]
-        }
-        if isDisjoint {
+        if let order = DoclistEntries.endToEndOrder(
+            of: lists.map { $0.count > 0 ? $0.rowids[0]...$0.rowids[$0.count - 1] : nil })
+        {
             for list in order.map({ lists[$0] }) {
                 for entry in 0..<list.count where !list.isDeleteMarker(entry) {
                     resolved.append(entry: entry, of: list)
@@ -186,16 +189,16 @@ final class PhrasePositions {
 extension PhrasePositions: DoclistSink {
     /// Starts an entry for `rowid`, or returns -1 when it is not wanted.
     func append(_ rowid: Int64) -> Int {
-        decodedRowids =
-            decodedRowids.map { min($0.lowerBound, rowid)...max($0.upperBound, rowid) }
-            ?? rowid...rowid
+        lowestDecoded = min(lowestDecoded, rowid)
+        highestDecoded = max(highestDecoded, rowid)
         if let wanted {
             if rowid < lastOffered { wantedPosition = 0 }
             lastOffered = rowid
-            wantedPosition = wanted.withUnsafeBufferPointer {
-                DoclistEntries.position(
-                    atLeast: rowid, from: wantedPosition,
-                    in: UnsafeMutablePointer(mutating: $0.baseAddress!), count: $0.count)
+            wantedPosition = wanted.withUnsafeBufferPointer { rows in
+                rows.baseAddress.map {
+                    DoclistEntries.position(
+                        atLeast: rowid, from: wantedPosition, in: $0, count: rows.count)
+                } ?? 0
             }
             guard wantedPosition < wanted.count, wanted[wantedPosition] == rowid else {
                 return -1
