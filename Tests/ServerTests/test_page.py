@@ -3,6 +3,7 @@ a live `ftsearch serve`. Every test fails on any console error or uncaught excep
 
 import pathlib
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
@@ -122,6 +123,10 @@ def test_suggestions_while_typing_and_enter_logs_once(page):
     field.press("Enter")
     expect(field).to_have_value("annette")
     expect(page.locator(".result .name")).to_have_text(["Annette Dubois"])
+    # The page posts the chosen search beside drawing its results: it may land a moment later.
+    deadline = time.monotonic() + 5
+    while not page.server.get("/api/history").json()["entries"] and time.monotonic() < deadline:
+        time.sleep(0.05)
     entries = page.server.get("/api/history").json()["entries"]
     assert [(e["text"], e["count"]) for e in entries] == [("annette", 1)]
 
