@@ -1,16 +1,15 @@
 import FTSearchKit
+import FTSearchTestSupport
 import Foundation
 import Testing
 @testable import ftsearch
 
 /// Commands run in-process with a captured context, for what a pipe cannot show: terminals.
 @Suite struct InProcessCommandTests {
-    let directory: String
+    let directory: TemporaryDirectory
 
     init() throws {
-        directory = NSTemporaryDirectory() + "ftsearch-inprocess-" + UUID().uuidString
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
         let context = CommandContext.capturing(environment: environment)
         #expect(
             CommandRunner.run(["import", FTSearchRunner.fixture("people.json")], in: context) == 0)
@@ -18,7 +17,7 @@ import Testing
     }
 
     var environment: [String: String] {
-        ["FTSEARCH_DB": directory + "/db.sqlite", "FTSEARCH_NOW": "2026-01-01T12:00:00Z"]
+        ["FTSEARCH_DB": directory.file("db.sqlite"), "FTSEARCH_NOW": "2026-01-01T12:00:00Z"]
     }
 
     private func run(
