@@ -236,32 +236,30 @@ struct RankedPage {
         if plan.tokenCount == 1, plan.matchPhraseCount == 1,
             let span = try rowidSpan(of: plan.kind), isWide(span), let helper = helper()
         {
+            // Any failure of the helper only costs the parallelism.
             if try !ranking.splitsByRowid() {
-                let older = helper.start { database in
+                let (newer, older) = try helper.inHalves(database) {
+                    try ranking.collect(into: collector(on: database), segments: .newer)
+                } theirs: { database in
                     try DoclistRanking(database: database, plan: plan).collect(
                         into: collector(on: database), segments: .older)
                 }
-                let newer = try ranking.collect(into: collector(on: database), segments: .newer)
-                // Any failure of the helper only costs the parallelism.
-                let other = try? older.wait()
-                if let newer, let other,
-                    newer.structure == other.structure, newer.isDisjoint(from: other)
+                if let newer, let older = older ?? nil,
+                    newer.structure == older.structure, newer.isDisjoint(from: older)
                 {
-                    newer.collector.absorb(other.collector)
+                    newer.collector.absorb(older.collector)
                     return newer.collector
                 }
             }
             let middle = span.lowest / 2 + span.highest / 2
-            let upper = helper.start { database in
+            let (lower, upper) = try helper.inHalves(database) {
+                try ranking.collect(into: collector(on: database), rows: Int64.min...middle)
+            } theirs: { database in
                 try DoclistRanking(database: database, plan: plan).collect(
                     into: collector(on: database), rows: (middle + 1)...Int64.max)
             }
-            let lower = try ranking.collect(
-                into: collector(on: database), rows: Int64.min...middle)
-            if let lower, let other = try? upper.wait(),
-                lower.structure == other.structure
-            {
-                lower.collector.absorb(other.collector)
+            if let lower, let upper = upper ?? nil, lower.structure == upper.structure {
+                lower.collector.absorb(upper.collector)
                 return lower.collector
             }
         }
@@ -324,15 +322,14 @@ struct RankedPage {
         else { return nil }
         let middle = lowest / 2 + highest / 2
         let versionBefore = try dataVersion()
-        let upper = helper.start { database in
+        let (lower, upper) = try helper.inHalves(database) {
+            try Self.collect(plan, capacity: capacity, in: database, rowids: .upTo(middle))
+        } theirs: { database in
             try Self.collect(plan, capacity: capacity, in: database, rowids: .above(middle))
         }
-        let lower = try Self.collect(plan, capacity: capacity, in: database, rowids: .upTo(middle))
         // Any failure of the helper (say, the file was replaced) only costs the parallelism.
-        guard let otherHalf = try? upper.wait(), try dataVersion() == versionBefore else {
-            return nil
-        }
-        lower.absorb(otherHalf)
+        guard let upper, try dataVersion() == versionBefore else { return nil }
+        lower.absorb(upper)
         return lower
     }
 

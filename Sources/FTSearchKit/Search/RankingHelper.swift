@@ -1,31 +1,79 @@
 import Dispatch
 import FTSearchSQLite
+import Synchronization
 
 /// A second connection to the same database, on its own thread, that ranks half of a large
-/// table's rowid range while the caller's connection ranks the other half.
+/// table's matches while the caller's connection ranks the other half.
 ///
-/// Ranking one short prefix reads every match's hits and most matches' sizes, in rowid order;
-/// FTS5 can restrict a MATCH to a rowid range, so the halves are independent and merge exactly
-/// (see ``FTS5RankCollector/absorb(_:)``). The caller checks that no other connection
-/// committed while the halves ran (`PRAGMA data_version`), so both read the same database.
+/// Ranking one short prefix reads every match's hits and most matches' sizes; the halves (of
+/// the rowid range, or of the index's segments) are independent and merge exactly (see
+/// ``FTS5RankCollector/absorb(_:)``). The caller checks that both read the same version of
+/// the database.
+///
+/// The connection opens on the helper's thread, so creating a helper costs the caller
+/// nothing; ``inHalves(_:here:theirs:)`` lets whichever connection is free first rank the
+/// other half, so no search waits for the opening, and a small search ends before the helper
+/// would have started.
 final class RankingHelper {
-    let database: Database
     private let queue = DispatchQueue(label: "ftsearch.ranking")
+    /// The helper's connection, or why it did not open; used on the helper's thread only.
+    private let connection = Connection()
 
-    init(path: String, memoryLimits: ConnectionMemoryLimits? = nil) throws {
-        database = try SearchIndex.openAdditionalConnection(path: path, memoryLimits: memoryLimits)
+    private final class Connection: @unchecked Sendable {
+        var opened: Result<Database, SQLiteError>?
     }
 
-    /// Starts `work` on the helper's thread with its connection; ``Pending/wait()`` for the result.
+    /// Starts opening a connection to `path` on the helper's thread.
+    init(path: String, memoryLimits: ConnectionMemoryLimits? = nil) {
+        let connection = connection
+        queue.async {
+            connection.opened = Result { () throws(SQLiteError) in
+                try SearchIndex.openAdditionalConnection(path: path, memoryLimits: memoryLimits)
+            }
+        }
+    }
+
+    deinit {
+        // Queued work ends, and the connection closes on its thread, before the helper is gone.
+        let connection = connection
+        queue.sync { connection.opened = nil }
+    }
+
+    /// Starts `work` on the helper's thread with its connection, once open; ``Pending/wait()``
+    /// for the result, or the error opening it threw.
     func start<T>(_ work: @escaping (Database) throws -> T) -> Pending<T> {
         let pending = Pending<T>()
-        let job = UncheckedSendable((database, work))
+        let job = UncheckedSendable((connection, work))
         pending.group.enter()
         queue.async {
-            pending.result = Result { try job.value.1(job.value.0) }
+            // Opening was queued first, and the helper outlives its queued work.
+            pending.result = Result { try job.value.1(job.value.0.opened!.get()) }
             pending.group.leave()
         }
         return pending
+    }
+
+    /// Runs `here` on the caller's connection `database` and `theirs` on the helper's, or
+    /// `theirs` on `database` too when the helper has not started it by the time `here` is
+    /// done. The second value is nil when the helper failed: the caller then ranks without it.
+    func inHalves<T>(
+        _ database: Database, here: () throws -> T, theirs: @escaping (Database) throws -> T
+    ) throws -> (T, T?) {
+        let claim = Claim()
+        let pending = start { database -> T? in
+            try claim.take() ? theirs(database) : nil
+        }
+        let mine = try here()
+        if claim.take() { return (mine, try theirs(database)) }
+        return (mine, (try? pending.wait()) ?? nil)
+    }
+
+    /// Taken once, by whichever thread asks first.
+    private final class Claim: Sendable {
+        private let isTaken = Atomic(false)
+        func take() -> Bool {
+            isTaken.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+        }
     }
 
     /// The result of work started on the helper.
@@ -52,18 +100,15 @@ extension RankingHelper {
     enum Slot {
         /// No search has asked for one yet.
         case notNeededYet
-        /// A search asked for one: the next will open it.
-        case wanted
         case open(RankingHelper)
-        /// It could not be opened; searches use one connection.
+        /// The database cannot have one; searches use one connection.
         case unavailable
     }
 }
 
 extension SearchIndex {
-    /// The ranking helper, if this index has one. Opening a connection costs about as much as
-    /// the parallel halves save on one search, so the first search that could use the helper
-    /// goes without and the second opens it: a process that searches once never pays for it.
+    /// The ranking helper, if this index has one: the first search that can use it creates it
+    /// (its connection opens on its own thread, see ``RankingHelper``).
     var openRankingHelper: RankingHelper? {
         switch rankingHelper {
         case .open(let helper):
@@ -71,16 +116,12 @@ extension SearchIndex {
         case .unavailable:
             return nil
         case .notNeededYet:
-            rankingHelper = .wanted
-            return nil
-        case .wanted:
             // A second connection to an in-memory or URI path could open another database.
-            guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"),
-                let helper = try? RankingHelper(path: path, memoryLimits: memoryLimits)
-            else {
+            guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else {
                 rankingHelper = .unavailable
                 return nil
             }
+            let helper = RankingHelper(path: path, memoryLimits: memoryLimits)
             rankingHelper = .open(helper)
             return helper
         }

@@ -66,7 +66,7 @@ import FTSearchTestSupport
         var cursor = reader
         cursor.readsDoclists = false
         // One-word searches read the two halves of the segments on two connections at once.
-        let helper = try RankingHelper(path: index.path)
+        let helper = RankingHelper(path: index.path)
         let inHalves = QueryEngine(
             database: index.database, tokenizer: tokenizer, helper: { helper },
             parallelMinimumSpan: 0)

@@ -88,7 +88,7 @@ import FTSearchTestSupport
     /// The same with every table split in two rowid halves ranked on two connections at once.
     @Test(arguments: [(Set<Kind>.people, 20, 0), (.all, 7, 13), (.people, 1, 0)])
     func parallelPlanEqualsReferencePlan(kinds: Set<Kind>, limit: Int, offset: Int) throws {
-        let helper = try RankingHelper(path: index.path)
+        let helper = RankingHelper(path: index.path)
         let engine = QueryEngine(
             database: index.database, tokenizer: try index.tokenizer, helper: { helper },
             parallelMinimumSpan: 0)

@@ -38,8 +38,8 @@ import FTSearchSQLite
 
     @Test(arguments: [true, false])
     func unraisedFlagGivesTheSameResultsOnBothPlans(readsDoclists: Bool) throws {
-        // Through FTS5's cursor, the second search of a process opens the ranking helper: run
-        // enough to use it. The doclist reader ranks one-word searches on this connection.
+        // Through FTS5's cursor, the first one-word search creates the ranking helper. The
+        // doclist reader ranks one-word searches on this connection.
         index.readsDoclists = readsDoclists
         for text in ["a", "ann", "ann", "a", "annette", "b"] {
             let expected = try index.search(SearchRequest(text: text))
@@ -55,7 +55,7 @@ import FTSearchSQLite
     }
 
     @Test func searchesAfterACancelledOneAreNotInterrupted() throws {
-        let expected = try index.names(for: "a")  // the helper opens on the second search
+        let expected = try index.names(for: "a")  // creates the ranking helper
         #expect(expected.count == 4)
         let cancelled = SearchCancellation()
         cancelled.cancel()

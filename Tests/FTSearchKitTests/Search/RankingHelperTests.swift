@@ -1,0 +1,73 @@
+import Dispatch
+import FTSearchSQLite
+import FTSearchTestSupport
+import Testing
+
+@testable import FTSearchKit
+
+/// ``RankingHelper/inHalves(_:here:theirs:)``: the other half is ranked exactly once, by the
+/// helper when it is free, else by the caller, and never waits for a helper that is busy or
+/// could not open its connection.
+@Suite(.timeLimit(.minutes(1))) struct RankingHelperTests {
+    let directory: TemporaryDirectory
+    let index: SearchIndex
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        index = try SearchIndex.temporary(in: directory)
+        try index.importPeople([("Ann", "Andersen", "Acme")])
+    }
+
+    @Test func aFreeHelperRanksTheOtherHalfOnItsConnection() throws {
+        let helper = RankingHelper(path: index.path)
+        let started = DispatchSemaphore(value: 0)
+        let (mine, theirs) = try helper.inHalves(index.database) {
+            // This half lasts until the helper has taken the other.
+            #expect(started.wait(timeout: .now() + 10) == .success)
+            return "here"
+        } theirs: { [caller = index.database] database in
+            started.signal()
+            return database === caller ? "caller" : "helper"
+        }
+        #expect(mine == "here")
+        #expect(theirs == "helper")
+    }
+
+    @Test func aBusyHelpersHalfIsRankedHere() throws {
+        let helper = RankingHelper(path: index.path)
+        let release = DispatchSemaphore(value: 0)
+        let busy = helper.start { _ in release.wait() }
+        defer {
+            release.signal()
+            _ = try? busy.wait()
+        }
+        var calls = 0
+        let (_, theirs) = try helper.inHalves(index.database) {
+            "here"
+        } theirs: { [caller = index.database] database in
+            calls += 1
+            return database === caller ? "caller" : "helper"
+        }
+        #expect(theirs == "caller")
+        release.signal()
+        _ = try busy.wait()
+        // The helper, free now, finds its half taken and does not rank it again.
+        #expect(helper.start { _ in calls }.value == 1)
+    }
+
+    @Test func aHelperThatCannotOpenLeavesItsHalfHere() throws {
+        let helper = RankingHelper(path: directory.path)  // a folder, not a database
+        #expect(throws: SQLiteError.self) { try helper.start { _ in () }.wait() }
+        let (_, theirs) = try helper.inHalves(index.database) {
+            "here"
+        } theirs: { [caller = index.database] database in
+            database === caller ? "caller" : "helper"
+        }
+        #expect(theirs == "caller")
+    }
+}
+
+extension RankingHelper.Pending {
+    /// The result, for work that cannot fail.
+    fileprivate var value: T { try! wait() }
+}
