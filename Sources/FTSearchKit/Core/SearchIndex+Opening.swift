@@ -67,7 +67,23 @@ extension SearchIndex {
     /// read(2) into a small page cache, https://sqlite.org/mmap.html).
     static func configure(_ database: Database) throws(SQLiteError) {
         try database.registerSearchExtensions()
-        try database.execute(sql: "PRAGMA mmap_size = 1073741824")
+        try database.execute(sql: "PRAGMA mmap_size = \(mappedBytes)")
+    }
+
+    /// How much of the file every connection maps, unless its ``ConnectionMemoryLimits`` say
+    /// otherwise: a gigabyte.
+    static let mappedBytes = 1 << 30
+
+    /// Runs `body` with this index's connection reading through its page cache instead of the
+    /// file's mapping: for one pass over a whole table, whose mapped pages would otherwise all
+    /// count in the process's memory, however large the file.
+    func readingWithoutMapping<T>(_ body: () throws -> T) throws -> T {
+        try database.execute(sql: "PRAGMA mmap_size = 0")
+        defer {
+            let mapped = memoryLimits?.mappedBytes ?? Self.mappedBytes
+            try? database.execute(sql: "PRAGMA mmap_size = \(mapped)")
+        }
+        return try body()
     }
 
     /// Sets the connection up and checks the schema, in one statement for the common case.
@@ -84,7 +100,7 @@ extension SearchIndex {
             try database.execute(
                 sql: """
                     PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;
-                    PRAGMA mmap_size = 1073741824
+                    PRAGMA mmap_size = \(mappedBytes)
                     """)
             let facts = try database.makeStatement(
                 sql: """
