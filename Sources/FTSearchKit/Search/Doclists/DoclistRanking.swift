@@ -79,13 +79,14 @@ struct DoclistRanking {
         into collector: FTS5RankCollector, segments: Segments = .all,
         rows: ClosedRange<Int64>? = nil
     ) throws -> Collection? {
-        guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE,
-            let options = try IndexOptions(of: plan.index, in: database),
-            let keys = try phraseKeys(options)
-        else { return nil }
-        // One read transaction, so that the structure and every page are of one version.
+        guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE else { return nil }
+        // One read transaction, so that the options, the structure and every page are of one
+        // version (and the locks are taken once).
         return try database.readingOneVersion {
-            try collect(into: collector, segments: segments, rows: rows, keys: keys)
+            guard let options = try IndexOptions(of: plan.index, in: database),
+                let keys = try phraseKeys(options)
+            else { return nil }
+            return try collect(into: collector, segments: segments, rows: rows, keys: keys)
         }
     }
 
