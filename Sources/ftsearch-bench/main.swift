@@ -136,7 +136,7 @@ func benchmarkSearchesAfterWrites(_ index: SearchIndex, queries file: String, wr
     }
     for _ in 0..<20 { try write(timedAs: nil) }
     // The writes alone, with and without the log, in alternating blocks of 50: FTS5's larger
-    // merge steps and the WAL's checkpoints, 5–25 ms each and about 1.5% of the writes at 1M,
+    // merge steps and the WAL's checkpoints, 5–35 ms each and about 1.5% of the writes at 1M,
     // then fall on both alike. Their p99 sits among those slow writes, so it takes thousands
     // to settle: with 1,000 a side in one block each, the same code measured 0.9× to 2.3×.
     // Switching the log changes the schema, so the first write after it prepares its

@@ -64,7 +64,8 @@ extension SearchIndex {
     /// What every connection to an ftsearch database needs before it reads an index: ftsearch's
     /// tokenizers and ranking function, and the file mapped into memory (ranking reads index
     /// pages and row sizes all over the file: mapping it spares copying each page through
-    /// read(2) into a small page cache, https://sqlite.org/mmap.html).
+    /// read(2) into a small page cache, https://sqlite.org/mmap.html). Writes still go through
+    /// write(2).
     static func configure(_ database: Database) throws(SQLiteError) {
         try database.registerSearchExtensions()
         try database.execute(sql: "PRAGMA mmap_size = \(mappedBytes)")
@@ -78,11 +79,9 @@ extension SearchIndex {
     /// file's mapping: for one pass over a whole table, whose mapped pages would otherwise all
     /// count in the process's memory, however large the file.
     func readingWithoutMapping<T>(_ body: () throws -> T) throws -> T {
+        let mapped = try database.fetchInt(sql: "PRAGMA mmap_size") ?? 0
         try database.execute(sql: "PRAGMA mmap_size = 0")
-        defer {
-            let mapped = memoryLimits?.mappedBytes ?? Self.mappedBytes
-            try? database.execute(sql: "PRAGMA mmap_size = \(mapped)")
-        }
+        defer { try? database.execute(sql: "PRAGMA mmap_size = \(mapped)") }
         return try body()
     }
 
@@ -93,15 +92,8 @@ extension SearchIndex {
     ) throws {
         let latest = Schema.migrator.latestVersion
         do {
-            // Reads map the file (https://sqlite.org/mmap.html) instead of copying each page
-            // through pread(2): a suggestion reads thousands of history rows spread over the
-            // file, and with copies took twice the CPU (23 against 9 ms for 10,000 rows of a
-            // 30 MiB history). Writes still go through write(2).
-            try database.execute(
-                sql: """
-                    PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;
-                    PRAGMA mmap_size = \(mappedBytes)
-                    """)
+            // The file is mapped by `configure` below, once the schema is known to be ours.
+            try database.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
             let facts = try database.makeStatement(
                 sql: """
                     SELECT user_version, journal_mode, (SELECT count(*) FROM sqlite_schema)

@@ -28,7 +28,7 @@ extension SearchIndex {
         var exporter = try RecordExporter(
             database: database, format: format, kinds: kinds.inOrder, sink: sink)
         // Every row is read once, in id order: through the page cache, as mapped pages would
-        // all stay in the process's memory (138 MiB for 1M people).
+        // all stay in the process's memory (135 MiB for 1M people).
         return try readingWithoutMapping { try exporter.run() }
     }
 

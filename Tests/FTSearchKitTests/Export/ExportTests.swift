@@ -172,7 +172,7 @@ import Testing
     }
 
     /// Mapped pages count in the process's memory: an export of every record reads them
-    /// through the page cache instead (a 1M-people export took 138 MiB mapped, 12 MiB without),
+    /// through the page cache instead (a 1M-people export took 135 MiB mapped, 11 MiB without),
     /// and the connection maps the file again afterwards.
     @Test func anExportReadsThroughThePageCacheNotTheFilesMapping() throws {
         try index.insert([Person(firstName: "Ann"), Person(firstName: "Bob")])
