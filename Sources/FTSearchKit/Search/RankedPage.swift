@@ -81,7 +81,8 @@ struct RankedPage {
         var entries: [RankedOrder.Entry] = []
         if !rows.isEmpty {
             let ordered =
-                try orderedBySortKey(rows) ?? orderedInSQL(rows, first: capacity - firstKept)
+                try orderedBySortKey(rows, first: capacity - firstKept)
+                ?? orderedInSQL(rows, first: capacity - firstKept)
             entries = ordered.dropFirst(start - firstKept).prefix(capacity - start).map { row in
                 RankedOrder.Entry(
                     kind: row.kind, rowid: row.rowid, score: groups[row.group].score,
@@ -159,16 +160,23 @@ struct RankedPage {
             changeSequence: 0, parts: parts, entryClasses: entryClasses, lastSortKey: lastSortKey)
     }
 
-    /// `rows` ordered by group, then sort key (NOCASE), kind and id, as the reference plan's
-    /// ORDER BY does; the sort keys are read by rowid with blob handles. Nil when a sort key
-    /// cannot be read (then the rows are ordered in SQL).
-    private func orderedBySortKey(_ rows: [(group: Int, kind: Kind, rowid: Int64)]) throws
-        -> [(group: Int, kind: Kind, rowid: Int64)]?
+    /// The `first` of `rows` ordered by group, then sort key (NOCASE), kind and id, as the
+    /// reference plan's ORDER BY does; the sort keys are read by rowid with blob handles. Nil
+    /// when a sort key cannot be read (then the rows are ordered in SQL).
+    ///
+    /// Only the last group can hold rows beyond the first `first`: of it, only the rows that
+    /// complete them are picked out (see ``SortKeys/first(_:of:)``), which for a big group of
+    /// equal scores (`rog` finds thousands of one-word first names "Roger") reads a key's
+    /// first column alone for most of its rows, and sorts none of them.
+    private func orderedBySortKey(_ rows: [(group: Int, kind: Kind, rowid: Int64)], first: Int)
+        throws -> [(group: Int, kind: Kind, rowid: Int64)]?
     {
+        guard let lastGroup = rows.last?.group else { return [] }
+        let whole = rows.prefix { $0.group != lastGroup }
         var keys = SortKeys(database: database)
         var keyed: [(group: Int, key: [UInt8], kind: Kind, rowid: Int64)] = []
-        keyed.reserveCapacity(rows.count)
-        for row in rows {
+        keyed.reserveCapacity(min(rows.count, first))
+        for row in whole {
             guard let key = keys.key(of: row.kind, rowid: row.rowid) else { return nil }
             keyed.append((row.group, key, row.kind, row.rowid))
         }
@@ -176,7 +184,12 @@ struct RankedPage {
             if a.group != b.group { return a.group < b.group }
             return SortKeys.precedes((a.key, a.kind, a.rowid), (b.key, b.kind, b.rowid))
         }
+        let last = rows[whole.endIndex...].map { (kind: $0.kind, rowid: $0.rowid) }
+        guard let completing = keys.first(max(0, first - whole.count), of: last) else {
+            return nil
+        }
         return keyed.map { ($0.group, $0.kind, $0.rowid) }
+            + completing.map { (lastGroup, $0.kind, $0.rowid) }
     }
 
     /// The `first` of `rows` ordered as ``orderedBySortKey(_:)`` orders them, by SQLite.

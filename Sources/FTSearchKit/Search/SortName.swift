@@ -63,6 +63,27 @@ struct SortKeys {
     /// The sort key of `kind`'s record `rowid`; nil when it cannot be read (no such record, or
     /// a column that is not text).
     mutating func key(of kind: Kind, rowid: Int64) -> [UInt8]? {
+        switch key(of: kind, rowid: rowid, unlessAfter: nil) {
+        case .key(let key): key
+        case .sortsAfter, .unreadable: nil
+        }
+    }
+
+    /// What ``key(of:rowid:unlessAfter:)`` found.
+    enum Lookup {
+        case key([UInt8])
+        /// The key sorts after the limit (only its first column was read).
+        case sortsAfter
+        /// No such record, or a column that is not text.
+        case unreadable
+    }
+
+    /// The sort key of `kind`'s record `rowid`, or only that it sorts after `limit`: the first
+    /// column and the space after it begin the key, and a key sorts at or after its beginning,
+    /// so when that beginning already sorts after `limit` the other columns are not read.
+    private mutating func key(of kind: Kind, rowid: Int64, unlessAfter limit: [UInt8]?)
+        -> Lookup
+    {
         let columns =
             readers[kind]
             ?? SortName.columns(of: kind).map {
@@ -71,11 +92,69 @@ struct SortKeys {
         readers[kind] = columns
         var key: [UInt8] = []
         for (index, column) in columns.enumerated() {
-            if index > 0 { key.append(0x20) }
-            guard column.append(row: rowid, to: &key) else { return nil }
+            if index > 0 {
+                key.append(0x20)
+                // With a NUL byte too: SortName.compare stops at it in both.
+                if index == 1, let limit, SortName.compare(key, limit) > 0 {
+                    return .sortsAfter
+                }
+            }
+            guard column.append(row: rowid, to: &key) else { return .unreadable }
         }
-        return key
+        return .key(key)
     }
+
+    /// The first `count` of `rows` (of one kind or several), in the order of
+    /// ``precedes(_:_:)``, with their keys; nil when a key cannot be read. Every row's first
+    /// column is read, its others only while the row can still be among the first `count`:
+    /// a big group of equal scores costs about one blob read a row, and no sort of it.
+    mutating func first(_ count: Int, of rows: [(kind: Kind, rowid: Int64)])
+        -> [(key: [UInt8], kind: Kind, rowid: Int64)]?
+    {
+        var picked: [(key: [UInt8], kind: Kind, rowid: Int64)] = []
+        guard count > 0 else { return picked }
+        // In rowid order each blob move lands near the last one.
+        let visits = rows.sorted { ($0.kind.rawValue, $0.rowid) < ($1.kind.rawValue, $1.rowid) }
+        // Picking out many (a deep page's) costs more than sorting them all.
+        guard count <= Self.mostPickedOut, count * 4 < rows.count else {
+            for row in visits {
+                guard let key = key(of: row.kind, rowid: row.rowid) else { return nil }
+                picked.append((key, row.kind, row.rowid))
+            }
+            picked.sort(by: Self.precedes)
+            return Array(picked.prefix(count))
+        }
+        picked.reserveCapacity(count + 1)
+        for row in visits {
+            let limit = picked.count == count ? picked.last?.key : nil
+            switch key(of: row.kind, rowid: row.rowid, unlessAfter: limit) {
+            case .unreadable: return nil
+            case .sortsAfter: continue
+            case .key(let key):
+                let entry = (key: key, kind: row.kind, rowid: row.rowid)
+                if picked.count == count, let last = picked.last, !Self.precedes(entry, last) {
+                    continue
+                }
+                // The insertion point: the first entry that `entry` precedes.
+                var low = 0
+                var high = picked.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if Self.precedes(entry, picked[middle]) {
+                        high = middle
+                    } else {
+                        low = middle + 1
+                    }
+                }
+                picked.insert(entry, at: low)
+                if picked.count > count { picked.removeLast() }
+            }
+        }
+        return picked
+    }
+
+    /// The most rows ``first(_:of:)`` picks out one by one, each in a sorted array.
+    static let mostPickedOut = 1_000
 
     /// Whether `a` comes before `b` among results of one (tier, score): by sort key (NOCASE),
     /// then kind, then id, as the reference plan's ORDER BY puts them.

@@ -43,4 +43,51 @@ import Testing
             #expect(ours == -sqlite, "\(left.debugDescription) vs \(right.debugDescription)")
         }
     }
+
+    /// Picking out the first rows of a big group of equal scores must give what sorting every
+    /// row gives, though it reads only the first column of most: last names that begin others
+    /// (`Lee`, `Leeds`, `Lee-Ann`), that differ in case only, empty first names, and NUL bytes, which
+    /// end SQLite's comparison.
+    @Test func pickingOutTheFirstRowsEqualsSortingThemAll() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        let lastNames = [
+            "Lee", "lee", "LEE", "Leeds", "Lee-Ann", "Le", "L", "Lee\u{0}x", "Ødegaard", "ob",
+        ]
+        let firstNames = ["", "a", "A", "b", "Ann", "ann", "\u{0}", "Zoë"]
+        var random = SeededGenerator(seed: TestSettings.seed)
+        try index.importPeople(
+            (0..<600).map { _ in
+                (
+                    firstNames.randomElement(using: &random)!,
+                    lastNames.randomElement(using: &random)!, ""
+                )
+            })
+        try index.importAnimals((0..<200).map { _ in lastNames.randomElement(using: &random)! })
+        var keys = SortKeys(database: index.database)
+        let rows =
+            (1...600).map { (kind: Kind.people, rowid: Int64($0)) }
+            + (1...200).map { (kind: Kind.animals, rowid: Int64($0)) }
+        for count in [0, 1, 5, 20, 150, 800, 900] {
+            let group = Array(
+                rows.shuffled(using: &random).prefix(Int.random(in: 1...800, using: &random)))
+            var sorted: [(key: [UInt8], kind: Kind, rowid: Int64)] = []
+            for row in group {
+                let key = keys.key(of: row.kind, rowid: row.rowid)
+                sorted.append((try #require(key), row.kind, row.rowid))
+            }
+            sorted.sort(by: SortKeys.precedes)
+            let picked = keys.first(count, of: group)
+            let first = try #require(picked)
+            #expect(
+                first.map(\.kind) == sorted.prefix(count).map(\.kind),
+                "first \(count) of \(group.count)")
+            #expect(
+                first.map(\.rowid) == sorted.prefix(count).map(\.rowid),
+                "first \(count) of \(group.count)")
+            #expect(
+                first.map(\.key) == sorted.prefix(count).map(\.key),
+                "first \(count) of \(group.count)")
+        }
+    }
 }
