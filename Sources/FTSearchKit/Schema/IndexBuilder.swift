@@ -24,7 +24,7 @@ struct IndexBuilder {
         return try targets.filter { target in
             guard let definition = try statement.firstRow([target.index.name], { $0.text(at: 0) })
             else { return true }
-            return replacingOutdated && !(definition ?? "").contains(target.index.options)
+            return replacingOutdated && !(definition ?? "").containsBytes(of: target.index.options)
         }
     }
 

@@ -398,7 +398,7 @@ struct IndexOptions {
         let lowered = sql.lowercased()
         guard
             !["detail", "columnsize", "contentless", "tokendata", "locale"].contains(where: {
-                lowered.contains($0)
+                lowered.containsBytes(of: $0)
             }),
             let tokenizer = Self.quotedOption("tokenize", in: sql),
             !tokenizer.contains(" ")
@@ -412,9 +412,10 @@ struct IndexOptions {
 
     /// The value of `name='value'` in `sql`.
     private static func quotedOption(_ name: String, in sql: String) -> String? {
-        guard let start = sql.firstRange(of: name + "='")?.upperBound,
-            let end = sql[start...].firstIndex(of: "'")
-        else { return nil }
-        return String(sql[start..<end])
+        let opening = name + "='"
+        guard let offset = sql.utf8Offset(of: opening) else { return nil }
+        let value = sql.utf8.dropFirst(offset + opening.utf8.count)
+        guard let end = value.firstIndex(of: UInt8(ascii: "'")) else { return nil }
+        return String(decoding: value[..<end], as: UTF8.self)
     }
 }
