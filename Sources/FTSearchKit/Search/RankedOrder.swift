@@ -29,8 +29,11 @@ struct RankedOrder: Equatable, Sendable {
     func hits(offset: Int, limit: Int, from database: Database) throws -> [SearchHit] {
         precondition(offset >= start, "the order begins after the page")
         var records = RecordRows.Readers(database: database)
-        return try entries.dropFirst(offset - start).prefix(limit).compactMap {
-            try $0.hit(from: &records)
+        // One read transaction for the page, not one (and its file locks) per record.
+        return try database.readingOneVersion {
+            try entries.dropFirst(offset - start).prefix(limit).compactMap {
+                try $0.hit(from: &records)
+            }
         }
     }
 }
