@@ -185,14 +185,42 @@ struct RankedPage {
             return SortKeys.precedes((a.key, a.kind, a.rowid), (b.key, b.kind, b.rowid))
         }
         let last = rows[whole.endIndex...].map { (kind: $0.kind, rowid: $0.rowid) }
-        guard let completing = keys.first(max(0, first - whole.count), of: last) else {
-            return nil
-        }
+        guard
+            let completing = try firstBySortKey(
+                max(0, first - whole.count), of: last, keys: &keys)
+        else { return nil }
         return keyed.map { ($0.group, $0.kind, $0.rowid) }
             + completing.map { (lastGroup, $0.kind, $0.rowid) }
     }
 
-    /// The `first` of `rows` ordered as ``orderedBySortKey(_:)`` orders them, by SQLite.
+    /// Groups of equal scores from this many rows on have their sort keys read in two halves
+    /// at once, here and on the helper's connection.
+    var parallelSortKeyMinimum = 256
+
+    /// The first `count` of `rows` by sort key (see ``SortKeys/first(_:of:)``), read with
+    /// `keys`; a big group's halves (of its rowids) on two connections at once. Nil when a key
+    /// cannot be read.
+    private func firstBySortKey(
+        _ count: Int, of rows: [(kind: Kind, rowid: Int64)], keys: inout SortKeys
+    ) throws -> [(key: [UInt8], kind: Kind, rowid: Int64)]? {
+        guard count > 0, rows.count >= parallelSortKeyMinimum, let helper = helper() else {
+            return keys.first(count, of: rows)
+        }
+        let inOrder = rows.sorted { ($0.kind.rawValue, $0.rowid) < ($1.kind.rawValue, $1.rowid) }
+        let lower = Array(inOrder[..<(inOrder.count / 2)])
+        let upper = Array(inOrder[(inOrder.count / 2)...])
+        let (mine, theirs) = try helper.inHalves(database) {
+            keys.first(count, of: lower)
+        } theirs: { database in
+            var keys = SortKeys(database: database)
+            return keys.first(count, of: upper)
+        }
+        // The helper failed: its half is read here.
+        guard let mine, let theirs = theirs ?? keys.first(count, of: upper) else { return nil }
+        return SortKeys.merged(mine, theirs, first: count)
+    }
+
+    /// The `first` of `rows` ordered as ``orderedBySortKey(_:first:)`` orders them, by SQLite.
     private func orderedInSQL(_ rows: [(group: Int, kind: Kind, rowid: Int64)], first: Int)
         throws -> [(group: Int, kind: Kind, rowid: Int64)]
     {

@@ -153,6 +153,26 @@ struct SortKeys {
         return picked
     }
 
+    /// The first `count` of two lists each in the order of ``precedes(_:_:)``, in that order.
+    static func merged(
+        _ a: [(key: [UInt8], kind: Kind, rowid: Int64)],
+        _ b: [(key: [UInt8], kind: Kind, rowid: Int64)], first count: Int
+    ) -> [(key: [UInt8], kind: Kind, rowid: Int64)] {
+        var merged: [(key: [UInt8], kind: Kind, rowid: Int64)] = []
+        merged.reserveCapacity(min(count, a.count + b.count))
+        var (i, j) = (0, 0)
+        while merged.count < count, i < a.count || j < b.count {
+            if j == b.count || (i < a.count && precedes(a[i], b[j])) {
+                merged.append(a[i])
+                i += 1
+            } else {
+                merged.append(b[j])
+                j += 1
+            }
+        }
+        return merged
+    }
+
     /// The most rows ``first(_:of:)`` picks out one by one, each in a sorted array.
     static let mostPickedOut = 1_000
 
