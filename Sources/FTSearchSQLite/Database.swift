@@ -253,9 +253,10 @@ package final class Database {
     /// for later reads), else in the one open.
     package func readingOneVersion<T>(_ body: () throws -> T) throws -> T {
         guard isAutocommit else { return try body() }
-        try execute(sql: "BEGIN DEFERRED")
+        // Prepared once: every search runs a few of these, and sqlite3_exec parses each time.
+        try cachedStatement(sql: "BEGIN DEFERRED").execute()
         defer {
-            if !isAutocommit, (try? execute(sql: "COMMIT")) == nil {
+            if !isAutocommit, (try? cachedStatement(sql: "COMMIT").execute()) == nil {
                 try? execute(sql: "ROLLBACK")
             }
         }
