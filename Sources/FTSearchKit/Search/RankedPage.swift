@@ -265,7 +265,9 @@ struct RankedPage {
     /// connections at once, the helper's too: in two halves of the segments when those turn
     /// out to hold disjoint rowids (as a bulk import's segments do) and the same structure,
     /// else each connection reading every segment and ranking one half of the rowids (after
-    /// writes, whose small segments hold rowids from all over).
+    /// writes, whose small segments hold rowids from all over). A plan of several match phrases
+    /// (two tokens) is read in halves of the segments too, decoded first and then scored (see
+    /// ``DoclistRanking/collectInHalves(helper:collector:)``).
     private func collectFromDoclists(_ plan: MatchPlan, capacity: Int) throws
         -> FTS5RankCollector?
     {
@@ -303,6 +305,12 @@ struct RankedPage {
                 lower.collector.absorb(upper.collector)
                 return lower.collector
             }
+        }
+        if plan.matchPhraseCount > 1, let span = try rowidSpan(of: plan.kind), isWide(span),
+            let helper = helper(), try !ranking.splitsByRowid(),
+            let collector = try ranking.collectInHalves(helper: helper, collector: collector(on:))
+        {
+            return collector
         }
         return try ranking.collect(into: collector(on: database))?.collector
     }

@@ -65,7 +65,8 @@ import FTSearchTestSupport
         let reader = QueryEngine(database: index.database, tokenizer: tokenizer)
         var cursor = reader
         cursor.readsDoclists = false
-        // One-word searches read the two halves of the segments on two connections at once.
+        // Searches read the two halves of the segments on two connections at once: one-word
+        // ones rank each half apart, those of several match phrases decode both, then score.
         let helper = RankingHelper(path: index.path)
         let inHalves = QueryEngine(
             database: index.database, tokenizer: tokenizer, helper: { helper },

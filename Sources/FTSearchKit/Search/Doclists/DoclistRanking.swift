@@ -80,27 +80,105 @@ struct DoclistRanking {
         rows: ClosedRange<Int64>? = nil
     ) throws -> Collection? {
         guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE else { return nil }
-        // One read transaction, so that the options, the structure and every page are of one
-        // version (and the locks are taken once).
+        // Several match phrases need the rows of every segment for their IDFs.
+        guard segments == .all || plan.matchPhraseCount == 1 else { return nil }
+        // One read transaction, so that the options, the structure, every page and the row
+        // sizes are of one version (and the locks are taken once).
         return try database.readingOneVersion {
-            guard let options = try IndexOptions(of: plan.index, in: database),
-                let keys = try phraseKeys(options)
-            else { return nil }
-            return try collect(into: collector, segments: segments, rows: rows, keys: keys)
+            guard let decoded = try decoded(segments) else { return nil }
+            return rank(decoded, rows: rows ?? Int64.min...Int64.max, into: collector)
         }
     }
 
-    private func collect(
-        into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>?,
-        keys: [PhraseKeys]
-    ) throws -> Collection? {
+    /// The plan's matches ranked on two connections at once, this one's and `helper`'s, each
+    /// decoding half of the segments and scoring its rows into a collector `collector` makes
+    /// for its connection; the two collectors merged. For a plan of several match phrases (two
+    /// tokens; fuzzy corrections), whose IDFs need the rows of every segment: both halves are
+    /// decoded first, then scored with the IDFs of their rows together. The merged collector;
+    /// nil when the doclists
+    /// cannot serve the plan, the index has fewer than two segments, or the halves read other
+    /// versions or hold rowids in common (after single writes; see ``splitsByRowid()``): the
+    /// caller then ranks it otherwise.
+    func collectInHalves(
+        helper: RankingHelper, collector: @escaping (Database) -> FTS5RankCollector
+    ) throws -> FTS5RankCollector? {
+        guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE else { return nil }
+        return try database.readingOneVersion {
+            let plan = plan
+            let (newer, older) = try helper.inHalves(database) {
+                try decoded(.newer)
+            } theirs: { database in
+                try DoclistRanking(database: database, plan: plan).decoded(.older)
+            }
+            guard let newer, let older = older ?? nil, newer.structure == older.structure,
+                newer.isDisjoint(from: older)
+            else { return nil }
+            // Each half holds its rows' entries whole, so each row's phrases are counted once.
+            let rows = zip(newer.lists, older.lists).prefix(plan.matchPhraseCount).map {
+                Int64($0.count + $1.count)
+            }
+            let all = Int64.min...Int64.max
+            let (mine, theirs) = try helper.inHalves(database) {
+                rank(newer, rows: all, matchPhraseRows: rows, into: collector(database))
+            } theirs: { database in
+                // Its rows' sizes must be of the version its entries were decoded from.
+                try database.readingOneVersion {
+                    let ranking = DoclistRanking(database: database, plan: plan)
+                    guard try ranking.structureRecord() == older.structure else { return nil }
+                    return ranking.rank(
+                        older, rows: all, matchPhraseRows: rows, into: collector(database))
+                }
+            }
+            guard let mine, let theirs = theirs ?? nil else { return nil }
+            mine.collector.absorb(theirs.collector)
+            return mine.collector
+        }
+    }
+
+    /// The index's structure record (`%_data` row 10), as ``Collection/structure`` holds it.
+    private func structureRecord() throws -> [UInt8]? {
         let reader = FTS5SegmentReader(
             database: database, index: plan.index, columnCount: plan.weights.count,
             matchedColumns: plan.matchedColumns)
-        defer {
-            reader.close()
-            collector.closeSizeReader()
+        defer { reader.close() }
+        return try? reader.record(10)
+    }
+
+    /// Each phrase's entries in some of the index's segments, resolved, with what ranking them
+    /// needs of the structure record they were read by.
+    struct Decoded {
+        /// One per phrase, in the plan's order.
+        let lists: [DoclistEntries]
+        let structure: [UInt8]
+        let rowCount: Int64
+        let tokenCount: Int64
+        /// The lowest and highest rowid of every entry decoded, delete markers included.
+        let rowids: ClosedRange<Int64>?
+
+        /// Whether no rowid can have entries in both: then each half holds its rows' entries
+        /// whole (a newer entry cannot hide an older one that the other half read).
+        func isDisjoint(from other: Decoded) -> Bool {
+            guard let mine = rowids, let theirs = other.rowids else { return true }
+            return mine.upperBound < theirs.lowerBound || theirs.upperBound < mine.lowerBound
         }
+    }
+
+    /// The plan's phrases decoded from `segments`, in one read transaction; nil when the
+    /// doclists cannot serve the plan (or a half is asked of an index of one segment).
+    private func decoded(_ segments: Segments) throws -> Decoded? {
+        try database.readingOneVersion {
+            guard let options = try IndexOptions(of: plan.index, in: database),
+                let keys = try phraseKeys(options)
+            else { return nil }
+            return try decode(segments, keys: keys)
+        }
+    }
+
+    private func decode(_ segments: Segments, keys: [PhraseKeys]) throws -> Decoded? {
+        let reader = FTS5SegmentReader(
+            database: database, index: plan.index, columnCount: plan.weights.count,
+            matchedColumns: plan.matchedColumns)
+        defer { reader.close() }
         do {
             let record = try reader.record(10)
             let structure = try FTS5Structure(
@@ -113,10 +191,7 @@ struct DoclistRanking {
             case .newer: read = all.prefix(half)
             case .older: read = all.dropFirst(half)
             }
-            // Several match phrases need the rows of every segment for their IDFs.
-            guard segments == .all || (half > 0 && plan.matchPhraseCount == 1) else {
-                return nil
-            }
+            guard segments == .all || half > 0 else { return nil }
             var rowids: ClosedRange<Int64>?
             var lists: [DoclistEntries] = []
             for (phrase, key) in zip(plan.phrases, keys) {
@@ -132,17 +207,31 @@ struct DoclistRanking {
                 lists.append(
                     try entries(of: key, in: read, reader: reader, span: &rowids, wanted: wanted))
             }
-            collector.start(
-                rowCount: structure.rowCount, tokenCount: structure.tokenCount,
-                matchPhraseRows: plan.matchPhraseCount > 1
-                    ? lists.prefix(plan.matchPhraseCount).map { Int64($0.count) } : [])
-            guard walk(lists, rows: rows ?? Int64.min...Int64.max, into: collector) else {
-                return nil
-            }
-            return Collection(collector: collector, structure: record, rowids: rowids)
+            return Decoded(
+                lists: lists, structure: record, rowCount: structure.rowCount,
+                tokenCount: structure.tokenCount, rowids: rowids)
         } catch is FTS5FormatError {
             return nil
         }
+    }
+
+    /// Scores every row of `decoded` in `rows` into `collector`; nil when a row's size cannot
+    /// be read, or the search was cancelled.
+    /// The IDF of each match phrase comes from `matchPhraseRows` (the rows each hits), by
+    /// default those of `decoded`.
+    private func rank(
+        _ decoded: Decoded, rows: ClosedRange<Int64>, matchPhraseRows: [Int64]? = nil,
+        into collector: FTS5RankCollector
+    ) -> Collection? {
+        defer { collector.closeSizeReader() }
+        collector.start(
+            rowCount: decoded.rowCount, tokenCount: decoded.tokenCount,
+            matchPhraseRows: plan.matchPhraseCount > 1
+                ? matchPhraseRows
+                    ?? decoded.lists.prefix(plan.matchPhraseCount).map { Int64($0.count) } : [])
+        guard walk(decoded.lists, rows: rows, into: collector) else { return nil }
+        return Collection(
+            collector: collector, structure: decoded.structure, rowids: decoded.rowids)
     }
 
     /// How a phrase is found in the index: one term, by its key (its term after the byte of
