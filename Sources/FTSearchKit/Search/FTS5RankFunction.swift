@@ -103,10 +103,15 @@ final class FTS5RankCollector {
     /// The index's one-byte row sizes (see ``RowSizes``), read before the docsize table.
     private let rowSizes: RowSizeReader?
 
+    /// What it was made with, for ``emptyCopy()``.
+    private let arguments:
+        (plan: MatchPlan, database: Database?, sizeTable: String?, rowSizesTable: String?)
+
     init(
         plan: MatchPlan, capacity: Int, database: Database? = nil, sizeTable: String? = nil,
         rowSizesTable: String? = nil
     ) {
+        arguments = (plan, database, sizeTable, rowSizesTable)
         if let database, let sizeTable { sizeSource = (database, sizeTable) }
         rowSizes = database.flatMap { database in
             rowSizesTable.map { RowSizeReader(database: database, table: $0) }
@@ -129,6 +134,14 @@ final class FTS5RankCollector {
         tokenStartsWord = .allocate(capacity: tokenCount)
         tokenTypos = .allocate(capacity: tokenCount)
         tokenAccentExact = .allocate(capacity: tokenCount)
+    }
+
+    /// A collector made as this one was, that has collected nothing: for a ranking that must
+    /// start over.
+    func emptyCopy() -> FTS5RankCollector {
+        FTS5RankCollector(
+            plan: arguments.plan, capacity: capacity, database: arguments.database,
+            sizeTable: arguments.sizeTable, rowSizesTable: arguments.rowSizesTable)
     }
 
     deinit {

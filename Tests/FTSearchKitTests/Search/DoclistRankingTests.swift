@@ -140,6 +140,50 @@ import FTSearchTestSupport
         try expectReaderEqualsCursor("optimized")
     }
 
+    /// A one-word search scores the doclist as it decodes it (``StreamedRowScorer``) when the
+    /// rowids ascend through the segments, oldest first, as two imports leave them; after
+    /// writes they do not, and it ranks again the general way, from nothing. Both must give
+    /// FTS5's cursor's ranking.
+    @Test(arguments: ["two imports", "rows rewritten"])
+    func scoringWhileDecodingEqualsTheCursor(layout: String) throws {
+        var random = SeededGenerator(seed: 31)
+        let directory = try TemporaryDirectory()
+        let index = layout == "two imports" ? try SearchIndex.temporary(in: directory) : index
+        let database = index.database
+        if layout == "two imports" {
+            for _ in 0..<2 {
+                try index.importPeople((0..<1500).map { _ in Self.randomPerson(using: &random) })
+            }
+        } else {
+            try database.inTransaction {
+                for id in Int64(1)...300 {
+                    let (first, last, company) = Self.randomPerson(using: &random)
+                    try database.execute(
+                        sql:
+                            "UPDATE people SET first_name = ?, last_name = ?, company = ? WHERE id = ?",
+                        arguments: [first, last, company, id])
+                }
+            }
+        }
+        let engine = QueryEngine(database: database, tokenizer: try index.tokenizer)
+        for text in ["a", "an", "ann", "m", "smith", "zz"] {
+            let request = SearchRequest(text: text, kinds: .people, limit: 20)
+            let plan = try #require(try engine.plans(for: request)?.0.first)
+            var ranking = DoclistRanking(database: database, plan: plan)
+            ranking.streamsAnySegments = true
+            let fromDoclists = try #require(
+                try ranking.collect(
+                    into: RankedPage.makeCollector(plan, capacity: 20, database: database)))
+            let fromCursor = try RankedPage.collect(
+                plan, capacity: 20, in: database, rowids: .all)
+            #expect(fromDoclists.collector.total == fromCursor.total, "\(layout): \(text)")
+            let rows = try fromDoclists.collector.finish()
+            let expected = try fromCursor.finish()
+            #expect(rows.map(\.rowid) == expected.map(\.rowid), "\(layout): \(text)")
+            #expect(rows.map(\.score) == expected.map(\.score), "\(layout): \(text)")
+        }
+    }
+
     @Test func halvesOfTheSegmentsMergeIntoTheWhole() throws {
         let database = index.database
         let engine = QueryEngine(database: database, tokenizer: try index.tokenizer)

@@ -224,12 +224,25 @@ final class DoclistEntries {
 }
 
 extension DoclistEntries: DoclistSink {
-    /// Counts the hits of a position list: offsets in column 0, then for each further column
-    /// a 0x01 byte, the column number, and its offsets, each offset a varint of at least 2.
     @inline(__always)
     func takePositions(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry hitsStart: Int,
         columnCount: Int, countedColumns: UInt64
+    ) throws(FTS5FormatError) {
+        try Self.forEachHit(
+            in: bytes, from: start, to: end, columnCount: columnCount,
+            countedColumns: countedColumns
+        ) { addHit(at: hitsStart, column: $0) }
+        if !hasHits(hitsStart / columnCount) { isResolved = false }
+    }
+
+    /// Calls `body` with the column of each hit of a position list in a column with its bit
+    /// set in `countedColumns`: offsets in column 0, then for each further column a 0x01
+    /// byte, the column number, and its offsets, each offset a varint of at least 2.
+    @inline(__always)
+    static func forEachHit(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, columnCount: Int,
+        countedColumns: UInt64, _ body: (Int) -> Void
     ) throws(FTS5FormatError) {
         var column = 0
         var offset = start
@@ -251,8 +264,7 @@ extension DoclistEntries: DoclistSink {
                 }
             }
             offset += 1
-            if countedColumns & 1 << column != 0 { addHit(at: hitsStart, column: column) }
+            if countedColumns & 1 << column != 0 { body(column) }
         }
-        if !hasHits(hitsStart / columnCount) { isResolved = false }
     }
 }

@@ -20,6 +20,12 @@ struct DoclistRanking {
     let database: Database
     let plan: MatchPlan
 
+    /// Whether a one-word search's doclist is scored as it is decoded (see
+    /// ``StreamedRowScorer``) whatever its segments look like. By default not when they look
+    /// like single writes' (small beside big), whose rowids would come out of order only at
+    /// the end, after nearly all the work; tests turn it on to reach the starting over.
+    var streamsAnySegments = false
+
     /// The `%_config` version this reader decodes (FTS5_CURRENT_VERSION in SQLite 3.40).
     static let formatVersion = 4
 
@@ -62,10 +68,14 @@ struct DoclistRanking {
                 structure: reader.record(10), averages: reader.record(1),
                 columnCount: plan.weights.count)
         else { return true }
-        let pages = structure.segments.map { $0.lastPage - $0.firstPage + 1 }
-        guard pages.count > 1, let smallest = pages.min(), let largest = pages.max() else {
-            return true
-        }
+        return structure.segments.count < 2 || Self.mayOverlap(structure.segments)
+    }
+
+    /// Whether `segments` may hold rowids in common: small ones beside big ones, as single
+    /// writes leave them. A bulk import's are of one size but its last, and disjoint.
+    private static func mayOverlap(_ segments: some Swift.Collection<FTS5Segment>) -> Bool {
+        let pages = segments.map { $0.lastPage - $0.firstPage + 1 }
+        guard let smallest = pages.min(), let largest = pages.max() else { return false }
         return smallest * 8 < largest
     }
 
@@ -85,8 +95,83 @@ struct DoclistRanking {
         // One read transaction, so that the options, the structure, every page and the row
         // sizes are of one version (and the locks are taken once).
         return try database.readingOneVersion {
-            guard let decoded = try decoded(segments) else { return nil }
-            return rank(decoded, rows: rows ?? Int64.min...Int64.max, into: collector)
+            guard let options = try IndexOptions(of: plan.index, in: database),
+                let keys = try phraseKeys(options)
+            else { return nil }
+            let rows = rows ?? Int64.min...Int64.max
+            var collector = collector
+            switch try stream(into: collector, segments: segments, rows: rows, keys: keys) {
+            case .collected(let collection): return collection
+            case .notStreamed: break
+            case .outOfOrder: collector = collector.emptyCopy()
+            }
+            guard let decoded = try decode(segments, keys: keys) else { return nil }
+            return rank(decoded, rows: rows, into: collector)
+        }
+    }
+
+    /// What ``stream(into:segments:rows:keys:)`` did.
+    private enum Streamed {
+        /// The plan's matches, or nil when the doclists cannot serve it.
+        case collected(Collection?)
+        /// The plan is not one a ``StreamedRowScorer`` serves; the collector is untouched.
+        case notStreamed
+        /// The doclist's rowids did not ascend through its segments; the collector has seen
+        /// some of its rows.
+        case outOfOrder
+    }
+
+    /// For a plan of one match phrase of one term driving the walk, its signals each of one
+    /// term, on segments that do not look like single writes': the signals decoded, then the
+    /// match phrase scored as it is decoded (see ``StreamedRowScorer``), its segments oldest
+    /// first.
+    private func stream(
+        into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>,
+        keys: [PhraseKeys]
+    ) throws -> Streamed {
+        guard plan.tokenCount == 1, plan.matchPhraseCount == 1,
+            case .one(let driver, isPrefix: false) = keys[0],
+            keys.dropFirst().allSatisfy({ if case .one = $0 { true } else { false } })
+        else { return .notStreamed }
+        let reader = FTS5SegmentReader(
+            database: database, index: plan.index, columnCount: plan.weights.count,
+            matchedColumns: plan.matchedColumns)
+        defer {
+            reader.close()
+            collector.closeSizeReader()
+        }
+        var scorer: StreamedRowScorer?
+        do {
+            guard let (record, structure, read) = try self.segments(segments, reader: reader)
+            else { return .collected(nil) }
+            guard streamsAnySegments || !Self.mayOverlap(read) else { return .notStreamed }
+            var rowids: ClosedRange<Int64>?
+            var signals: [DoclistEntries] = []
+            for key in keys.dropFirst() {
+                signals.append(
+                    try entries(of: key, in: read, reader: reader, span: &rowids, wanted: nil))
+            }
+            collector.start(
+                rowCount: structure.rowCount, tokenCount: structure.tokenCount,
+                matchPhraseRows: [])
+            let streaming = StreamedRowScorer(
+                collector: collector, signals: signals, columnCount: plan.weights.count,
+                rows: rows, interruptCheck: database.interruptCheck)
+            scorer = streaming
+            for segment in read.reversed() {
+                try reader.appendDoclist(of: driver, in: segment, to: streaming)
+            }
+            if let decoded = streaming.decodedRowids {
+                rowids =
+                    rowids.map {
+                        min(
+                            $0.lowerBound, decoded.lowerBound)...max(
+                                $0.upperBound, decoded.upperBound)
+                    } ?? decoded
+            }
+            return .collected(Collection(collector: collector, structure: record, rowids: rowids))
+        } catch is FTS5FormatError {
+            return scorer?.isOutOfOrder == true ? .outOfOrder : .collected(nil)
         }
     }
 
@@ -180,18 +265,8 @@ struct DoclistRanking {
             matchedColumns: plan.matchedColumns)
         defer { reader.close() }
         do {
-            let record = try reader.record(10)
-            let structure = try FTS5Structure(
-                structure: record, averages: reader.record(1), columnCount: plan.weights.count)
-            let all = structure.segments
-            let half = all.count / 2
-            let read: ArraySlice<FTS5Segment>
-            switch segments {
-            case .all: read = all[...]
-            case .newer: read = all.prefix(half)
-            case .older: read = all.dropFirst(half)
-            }
-            guard segments == .all || half > 0 else { return nil }
+            guard let (record, structure, read) = try self.segments(segments, reader: reader)
+            else { return nil }
             var rowids: ClosedRange<Int64>?
             var lists: [DoclistEntries] = []
             for (phrase, key) in zip(plan.phrases, keys) {
@@ -212,6 +287,24 @@ struct DoclistRanking {
                 tokenCount: structure.tokenCount, rowids: rowids)
         } catch is FTS5FormatError {
             return nil
+        }
+    }
+
+    /// The structure record, what it says, and its segments that `segments` names; nil when
+    /// a half is asked of an index of fewer than two segments.
+    private func segments(_ segments: Segments, reader: FTS5SegmentReader) throws(FTS5FormatError)
+        -> (record: [UInt8], structure: FTS5Structure, read: ArraySlice<FTS5Segment>)?
+    {
+        let record = try reader.record(10)
+        let structure = try FTS5Structure(
+            structure: record, averages: reader.record(1), columnCount: plan.weights.count)
+        let all = structure.segments
+        let half = all.count / 2
+        guard segments == .all || half > 0 else { return nil }
+        switch segments {
+        case .all: return (record, structure, all[...])
+        case .newer: return (record, structure, all.prefix(half))
+        case .older: return (record, structure, all.dropFirst(half))
         }
     }
 
@@ -462,7 +555,7 @@ struct DoclistRanking {
     }
 
     /// The last resort for a row's size, which the reader does not have.
-    private static func noSize(_ size: inout Int32) -> Int32 { SQLITE_CORRUPT }
+    static func noSize(_ size: inout Int32) -> Int32 { SQLITE_CORRUPT }
 }
 
 /// The options an FTS5 index was created with, as far as reading its doclists depends on

@@ -1,0 +1,109 @@
+import CSQLite
+import FTSearchSQLite
+
+/// Scores the rows of a plan whose one match phrase drives the walk (one token, prefix or
+/// exact matching: `"a"*` with its signals) while that phrase's doclist is decoded, without
+/// keeping its entries: each entry's hits are counted, and the row goes to the collector with
+/// the hits the signal phrases (decoded before, see ``DoclistRanking``) have for it, as the
+/// walk hands it over. A one-letter prefix's hundreds of thousands of entries are then never
+/// written to memory and read back.
+///
+/// Only a doclist whose rowids ascend through every segment, read oldest first, can be scored
+/// so: then no entry hides another (a bulk import's segments are so). The first rowid out of
+/// that order stops the decoding with ``isOutOfOrder`` set, and the plan is ranked the
+/// general way, with a collector that has seen nothing.
+final class StreamedRowScorer: DoclistSink {
+    private let collector: FTS5RankCollector
+    /// The signal phrases' entries (phrases 1, 2, ...), resolved, and where each was left.
+    private let signals: [DoclistEntries]
+    private let positions: UnsafeMutablePointer<Int>
+    private let columnCount: Int
+    private let rows: ClosedRange<Int64>
+    private let interruptCheck: InterruptCheck?
+    /// The current entry's hits, per column.
+    private let hits: UnsafeMutablePointer<UInt32>
+    private var rowid = Int64.min
+    private var rowsScored = 0
+    private var lowestDecoded = Int64.max
+    private var highestDecoded = Int64.min
+
+    /// Whether an entry's rowid came at or below the one before it.
+    private(set) var isOutOfOrder = false
+    /// Whether a row's size could not be read (then FTS5's cursor ranks the plan).
+    private(set) var lacksSize = false
+
+    /// The lowest through the highest rowid decoded, delete markers included; nil when none.
+    var decodedRowids: ClosedRange<Int64>? {
+        lowestDecoded <= highestDecoded ? lowestDecoded...highestDecoded : nil
+    }
+
+    init(
+        collector: FTS5RankCollector, signals: [DoclistEntries], columnCount: Int,
+        rows: ClosedRange<Int64>, interruptCheck: InterruptCheck?
+    ) {
+        self.collector = collector
+        self.signals = signals
+        self.columnCount = columnCount
+        self.rows = rows
+        self.interruptCheck = interruptCheck
+        positions = .allocate(capacity: max(1, signals.count))
+        positions.initialize(repeating: 0, count: max(1, signals.count))
+        hits = .allocate(capacity: columnCount)
+    }
+
+    deinit {
+        positions.deallocate()
+        hits.deallocate()
+    }
+
+    func append(_ rowid: Int64) -> Int {
+        if rowid <= self.rowid { isOutOfOrder = true }
+        self.rowid = rowid
+        lowestDecoded = min(lowestDecoded, rowid)
+        highestDecoded = max(highestDecoded, rowid)
+        return 0
+    }
+
+    /// Counts the entry's hits and scores its row, unless it has none in the columns searched
+    /// (a delete marker, or hits only elsewhere) or lies outside the rows asked for. Throws
+    /// to stop the decoding: out of order, a row without a size, or a cancelled search.
+    func takePositions(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry: Int,
+        columnCount: Int, countedColumns: UInt64
+    ) throws(FTS5FormatError) {
+        guard !isOutOfOrder else { throw FTS5FormatError(reason: "rowids out of segment order") }
+        hits.update(repeating: 0, count: columnCount)
+        var isHit = false
+        try DoclistEntries.forEachHit(
+            in: bytes, from: start, to: end, columnCount: columnCount,
+            countedColumns: countedColumns
+        ) { column in
+            hits[column] &+= 1
+            isHit = true
+        }
+        guard isHit, rows.contains(rowid) else { return }
+        rowsScored &+= 1
+        if rowsScored & 4095 == 0, interruptCheck?.shouldInterrupt() == true {
+            throw FTS5FormatError(reason: "interrupted")
+        }
+        collector.beginRow()
+        for column in 0..<columnCount {
+            collector.recordHits(hits[column], ofPhrase: 0, inColumn: column)
+        }
+        for (index, signal) in signals.enumerated() {
+            let entry = DoclistEntries.position(
+                atLeast: rowid, from: positions[index], in: signal.rowids, count: signal.count)
+            positions[index] = entry
+            guard entry < signal.count, signal.rowids[entry] == rowid else { continue }
+            let start = entry * columnCount
+            for column in 0..<columnCount {
+                collector.recordHits(
+                    signal.hits[start + column], ofPhrase: index + 1, inColumn: column)
+            }
+        }
+        guard collector.endRow(rowid: rowid, readSize: DoclistRanking.noSize) == SQLITE_OK else {
+            lacksSize = true
+            throw FTS5FormatError(reason: "row size")
+        }
+    }
+}
