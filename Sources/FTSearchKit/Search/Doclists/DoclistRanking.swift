@@ -161,15 +161,13 @@ struct DoclistRanking {
             for segment in read.reversed() {
                 try reader.appendDoclist(of: driver, in: segment, to: streaming)
             }
-            if let decoded = streaming.decodedRowids {
-                rowids =
-                    rowids.map {
-                        min(
-                            $0.lowerBound, decoded.lowerBound)...max(
-                                $0.upperBound, decoded.upperBound)
-                    } ?? decoded
-            }
-            return .collected(Collection(collector: collector, structure: record, rowids: rowids))
+            let decoded = [rowids, streaming.decodedRowids].compactMap { $0 }
+            return .collected(
+                Collection(
+                    collector: collector, structure: record,
+                    rowids: decoded.isEmpty
+                        ? nil
+                        : decoded.map(\.lowerBound).min()!...decoded.map(\.upperBound).max()!))
         } catch is FTS5FormatError {
             return scorer?.isOutOfOrder == true ? .outOfOrder : .collected(nil)
         }

@@ -29,8 +29,6 @@ final class StreamedRowScorer: DoclistSink {
 
     /// Whether an entry's rowid came at or below the one before it.
     private(set) var isOutOfOrder = false
-    /// Whether a row's size could not be read (then FTS5's cursor ranks the plan).
-    private(set) var lacksSize = false
 
     /// The lowest through the highest rowid decoded, delete markers included; nil when none.
     var decodedRowids: ClosedRange<Int64>? {
@@ -101,8 +99,8 @@ final class StreamedRowScorer: DoclistSink {
                     signal.hits[start + column], ofPhrase: index + 1, inColumn: column)
             }
         }
+        // A row without a size is not FTS5's: let its cursor rank the plan.
         guard collector.endRow(rowid: rowid, readSize: DoclistRanking.noSize) == SQLITE_OK else {
-            lacksSize = true
             throw FTS5FormatError(reason: "row size")
         }
     }
