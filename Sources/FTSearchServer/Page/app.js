@@ -151,7 +151,14 @@ function draw() {
     item.append(resultButton(hit));
     list.append(item);
   }
+  // Results drawn again (Enter searches once more) keep a keyboard user's place: the result
+  // that had the focus has it again, or a key pressed on it would go to a detached button.
+  const focused = document.activeElement;
+  const place = resultsBox.contains(focused) && focused.classList.contains("result")
+    ? `.result[data-kind="${CSS.escape(focused.dataset.kind)}"][data-id="${CSS.escape(focused.dataset.id)}"]`
+    : null;
   resultsBox.replaceChildren(...parts);
+  if (place) resultsBox.querySelector(place)?.focus();
   moreButton.hidden = state.hits.length >= state.total;
 }
 
