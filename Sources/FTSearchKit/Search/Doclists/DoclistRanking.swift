@@ -48,9 +48,14 @@ struct DoclistRanking {
         /// Whether no rowid can have entries in both collections: then each ranked its rows
         /// exactly as reading all the segments would, and the two can be merged.
         func isDisjoint(from other: Collection) -> Bool {
-            guard let mine = rowids, let theirs = other.rowids else { return true }
-            return mine.upperBound < theirs.lowerBound || theirs.upperBound < mine.lowerBound
+            DoclistRanking.areDisjoint(rowids, other.rowids)
         }
+    }
+
+    /// Whether no rowid lies in both spans (nil: nothing decoded).
+    static func areDisjoint(_ a: ClosedRange<Int64>?, _ b: ClosedRange<Int64>?) -> Bool {
+        guard let a, let b else { return true }
+        return a.upperBound < b.lowerBound || b.upperBound < a.lowerBound
     }
 
     /// Whether two connections would rank the plan faster in halves of the rowids than in
@@ -241,8 +246,7 @@ struct DoclistRanking {
         /// Whether no rowid can have entries in both: then each half holds its rows' entries
         /// whole (a newer entry cannot hide an older one that the other half read).
         func isDisjoint(from other: Decoded) -> Bool {
-            guard let mine = rowids, let theirs = other.rowids else { return true }
-            return mine.upperBound < theirs.lowerBound || theirs.upperBound < mine.lowerBound
+            DoclistRanking.areDisjoint(rowids, other.rowids)
         }
     }
 
