@@ -202,22 +202,25 @@ final class FTS5RankCollector {
             rows[capacity...].firstIndex { ($0.tier, $0.score) < (last.tier, last.score) }
             ?? rows.count
         for row in rows[end...] { leaveOut(tier: row.tier, value: row.value) }
-        return Array(rows[..<end])
+        rows.removeSubrange(end...)
+        return rows
     }
 
     private var rowCount: Int64 = 0
 
     /// Takes in the rows `other` collected from another part of the same query's matches (a
     /// rowid range): the union of two collections holds every row that can be among the best
-    /// of the whole, since each half's threshold is at most the whole's.
+    /// of the whole, since each half's threshold is at most the whole's. They come in as this
+    /// collection's own rows do, below the higher threshold left out and selected down past the
+    /// selection limit, so that the union takes no more memory than either half.
     func absorb(_ other: FTS5RankCollector) {
         precondition(other.matchCount == matchCount && other.capacity == capacity)
         total += other.total
-        candidates += other.candidates
         // Either half's threshold bounds the whole's from below: keep the higher.
         if let theirs = other.threshold, threshold.map({ $0 < theirs }) ?? true {
             threshold = theirs
         }
+        for candidate in other.candidates { admit(candidate) }
         if let theirs = other.bestLeftOut { leaveOut(tier: theirs.tier, value: theirs.value) }
         if !isStarted && other.isStarted {
             isStarted = true
@@ -268,6 +271,10 @@ final class FTS5RankCollector {
         isStarted = true
         rowCount = rows
         averageSize = Double(tokens) / Double(rows)
+        // Reserved, untouched until used: the candidates are selected down whenever they pass
+        // the selection limit, and growing an array of a hundred thousand of them step by step
+        // copied each one several times over, into fresh memory each time.
+        candidates.reserveCapacity(min(selectionLimit, Int(clamping: rows) - 1) + 1)
         guard matchCount > 1 else { return }
         for (phrase, hits) in matchPhraseRows.enumerated() {
             idf[phrase] = Self.idf(rows: rows, hits: hits)
@@ -439,16 +446,23 @@ final class FTS5RankCollector {
                 size: Double(size), frequencies: frequencies, idf: idf,
                 averageSize: averageSize),
             frequency: matchCount == 1 ? frequencies[0] : 0, size: size, tier: tier)
+        admit(candidate)
+        return SQLITE_OK
+    }
+
+    /// Keeps `candidate` unless it ranks below the threshold, raising the threshold when the
+    /// candidates outgrow the selection limit (so they stay within the capacity reserved).
+    @inline(__always)
+    private func admit(_ candidate: Candidate) {
         if let least = threshold, candidate.ranksBelow(least) {
-            leaveOut(tier: tier, value: candidate.value)
-            return SQLITE_OK
+            leaveOut(tier: candidate.tier, value: candidate.value)
+            return
         }
         candidates.append(candidate)
         if candidates.count > selectionLimit {
             raiseThreshold()
             selectionLimit = max(selectionLimit, 2 * candidates.count)
         }
-        return SQLITE_OK
     }
 
     /// Notes a match that is not (or no longer) a candidate, by its tier and (a bound of) its

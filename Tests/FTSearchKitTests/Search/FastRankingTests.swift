@@ -1,3 +1,4 @@
+import CSQLite
 import Testing
 import FTSearchTestSupport
 @_spi(Benchmarking) @testable import FTSearchKit
@@ -192,5 +193,52 @@ import FTSearchTestSupport
             #expect(
                 selected.dropFirst(position + 1).allSatisfy { FTS5RankCollector.Key($0) <= key })
         }
+    }
+
+    /// Two halves of a query's rows, collected apart and absorbed, keep what one collection of
+    /// all of them keeps, also when the halves or their union outgrow the selection limit
+    /// (``FTS5RankCollector/absorb(_:)`` then selects as it takes the other half's rows in):
+    /// 60,000 rows of random hits and sizes, at capacities whose limit each half passes, only
+    /// their union passes, or neither does.
+    @Test(arguments: [20, 3_000, 20_000, 40_000])
+    func absorbedHalvesKeepWhatOneCollectionKeeps(capacity: Int) throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        try index.importPeople([("Ann", "Smith", "Acme")])
+        let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer)
+        let plan = try #require(
+            try engine.plans(for: SearchRequest(text: "ann", kinds: .people))?.0.first)
+        let rows: ClosedRange<Int64> = 1...60_000
+        var random = SeededGenerator(seed: TestSettings.seed)
+        let hits = rows.map { _ in
+            (UInt32.random(in: 1...3, using: &random), Int.random(in: 0..<3, using: &random))
+        }
+        let sizes = rows.map { _ in Int32.random(in: 3...40, using: &random) }
+        func collect(_ part: ClosedRange<Int64>) -> FTS5RankCollector {
+            let collector = FTS5RankCollector(plan: plan, capacity: capacity)
+            collector.start(rowCount: 1_000_000, tokenCount: 9_000_000, matchPhraseRows: [])
+            for rowid in part {
+                let (count, column) = hits[Int(rowid) - 1]
+                collector.beginRow()
+                collector.recordHits(count, ofPhrase: 0, inColumn: column)
+                _ = collector.endRow(rowid: rowid) { size in
+                    size = sizes[Int(rowid) - 1]
+                    return SQLITE_OK
+                }
+            }
+            return collector
+        }
+        let whole = collect(rows)
+        let lower = collect(1...30_000)
+        lower.absorb(collect(30_001...60_000))
+        #expect(lower.total == whole.total)
+        let byRank = { (a: FTS5RankCollector.Ranked, b: FTS5RankCollector.Ranked) in
+            (a.tier, a.score, b.rowid) > (b.tier, b.score, a.rowid)
+        }
+        let halves = try lower.finish().sorted(by: byRank)
+        let all = try whole.finish().sorted(by: byRank)
+        #expect(halves.count >= min(capacity, rows.count))
+        #expect(halves.map(\.rowid) == all.map(\.rowid))
+        #expect(halves.map(\.score) == all.map(\.score))
     }
 }
