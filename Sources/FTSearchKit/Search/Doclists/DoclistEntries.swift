@@ -1,39 +1,39 @@
 /// Doclist entries decoded for ranking: rowids in ascending order and, for each entry, its
 /// number of hits in each column (counted only in the columns searched). Kept in raw storage
-/// of its own, so that the per-entry loops read plain memory.
+/// of its own (from ``ScratchMemory``), so that the per-entry loops read plain memory.
 final class DoclistEntries {
     let columnCount: Int
     private(set) var count = 0
-    private var capacity: Int
     private(set) var rowids: UnsafeMutablePointer<Int64>
     /// `columnCount` counts per entry.
     private(set) var hits: UnsafeMutablePointer<UInt32>
+    /// How many entries fit.
+    private var capacity: Int
+    /// The memory `rowids` and `hits` point into.
+    private var rowidStorage: ScratchBuffer<Int64>
+    private var hitStorage: ScratchBuffer<UInt32>
 
     init(columnCount: Int, capacity: Int = 64) {
         precondition(columnCount > 0 && capacity > 0)
         self.columnCount = columnCount
-        self.capacity = capacity
-        rowids = .allocate(capacity: capacity)
-        hits = .allocate(capacity: capacity * columnCount)
+        let rowids = ScratchBuffer<Int64>(minimumCapacity: capacity)
+        let hits = ScratchBuffer<UInt32>(minimumCapacity: capacity * columnCount)
+        (rowidStorage, hitStorage) = (rowids, hits)
+        (self.rowids, self.hits) = (rowids.pointer, hits.pointer)
+        self.capacity = min(rowids.capacity, hits.capacity / columnCount)
     }
 
     deinit {
-        rowids.deallocate()
-        hits.deallocate()
+        rowidStorage.release()
+        hitStorage.release()
     }
 
     private func reserve(_ wanted: Int) {
         guard wanted > capacity else { return }
-        let grown = max(wanted, 2 * capacity)
-        let newRowids = UnsafeMutablePointer<Int64>.allocate(capacity: grown)
-        newRowids.update(from: rowids, count: count)
-        rowids.deallocate()
-        rowids = newRowids
-        let newHits = UnsafeMutablePointer<UInt32>.allocate(capacity: grown * columnCount)
-        newHits.update(from: hits, count: count * columnCount)
-        hits.deallocate()
-        hits = newHits
-        capacity = grown
+        rowidStorage.reserve(wanted, keeping: count)
+        hitStorage.reserve(wanted * columnCount, keeping: count * columnCount)
+        (rowids, hits) = (rowidStorage.pointer, hitStorage.pointer)
+        capacity = min(rowidStorage.capacity, hitStorage.capacity / columnCount)
     }
 
     /// Starts an entry for `rowid`, with no hits yet; returns where its counts start in `hits`.

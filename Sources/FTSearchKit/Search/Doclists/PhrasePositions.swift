@@ -7,13 +7,17 @@
 /// lists of the others. Kept in raw storage of its own, as ``DoclistEntries`` is.
 final class PhrasePositions {
     private(set) var count = 0
-    private var capacity = 0
+    private var capacity: Int
     private(set) var rowids: UnsafeMutablePointer<Int64>
     /// Entry `i`'s positions are `positions[starts[i] ..< starts[i + 1]]`.
     private(set) var starts: UnsafeMutablePointer<Int>
     private(set) var positions: UnsafeMutablePointer<UInt64>
     private var positionCount = 0
-    private var positionCapacity = 0
+    private var positionCapacity: Int
+    /// The memory `rowids`, `starts` and `positions` point into.
+    private var rowidStorage = ScratchBuffer<Int64>(minimumCapacity: 64)
+    private var startStorage = ScratchBuffer<Int>(minimumCapacity: 65)
+    private var positionStorage = ScratchBuffer<UInt64>(minimumCapacity: 256)
     /// The rowids kept (ascending), or nil for all.
     private let wanted: [Int64]?
     /// Where the last rowid offered was found in `wanted`, and that rowid: each segment's
@@ -31,30 +35,26 @@ final class PhrasePositions {
 
     init(wanted: [Int64]? = nil) {
         self.wanted = wanted
-        rowids = .allocate(capacity: 0)
-        starts = .allocate(capacity: 1)
+        (rowids, starts, positions) = (
+            rowidStorage.pointer, startStorage.pointer, positionStorage.pointer
+        )
+        capacity = min(rowidStorage.capacity, startStorage.capacity - 1)
+        positionCapacity = positionStorage.capacity
         starts[0] = 0
-        positions = .allocate(capacity: 0)
     }
 
     deinit {
-        rowids.deallocate()
-        starts.deallocate()
-        positions.deallocate()
+        rowidStorage.release()
+        startStorage.release()
+        positionStorage.release()
     }
 
     private func reserveEntry() {
         guard count == capacity else { return }
-        let grown = max(64, 2 * capacity)
-        let newRowids = UnsafeMutablePointer<Int64>.allocate(capacity: grown)
-        newRowids.update(from: rowids, count: count)
-        rowids.deallocate()
-        rowids = newRowids
-        let newStarts = UnsafeMutablePointer<Int>.allocate(capacity: grown + 1)
-        newStarts.update(from: starts, count: count + 1)
-        starts.deallocate()
-        starts = newStarts
-        capacity = grown
+        rowidStorage.reserve(count + 1, keeping: count)
+        startStorage.reserve(count + 2, keeping: count + 1)
+        (rowids, starts) = (rowidStorage.pointer, startStorage.pointer)
+        capacity = min(rowidStorage.capacity, startStorage.capacity - 1)
     }
 
     @inline(__always)
@@ -66,12 +66,9 @@ final class PhrasePositions {
 
     private func reservePositions(_ wanted: Int) {
         guard wanted > positionCapacity else { return }
-        let grown = max(wanted, 256, 2 * positionCapacity)
-        let newPositions = UnsafeMutablePointer<UInt64>.allocate(capacity: grown)
-        newPositions.update(from: positions, count: positionCount)
-        positions.deallocate()
-        positions = newPositions
-        positionCapacity = grown
+        positionStorage.reserve(wanted, keeping: positionCount)
+        positions = positionStorage.pointer
+        positionCapacity = positionStorage.capacity
     }
 
     private func append(entry: Int, of other: PhrasePositions) {
