@@ -45,6 +45,8 @@ import FTSearchTestSupport
         "a", "an", "ann", "anna", "annab", "m", "mu", "mül", "müller", "s", "sm", "smith", "zz",
         "a a", "ann smi", "an mu", "bo s", "søren", "a/s", "acme", "amber", "long16400",
         "an", "anm", "smiht",
+        // The smaller token last: decoded first, the other's hits counted for its rows only.
+        "a smith", "s bo",
     ]
 
     /// Every match mode, and field-restricted requests with other weights.

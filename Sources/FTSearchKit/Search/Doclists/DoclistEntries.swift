@@ -1,8 +1,18 @@
 /// Doclist entries decoded for ranking: rowids in ascending order and, for each entry, its
 /// number of hits in each column (counted only in the columns searched). Kept in raw storage
 /// of its own (from ``ScratchMemory``), so that the per-entry loops read plain memory.
+///
+/// With ``wanted`` rows, only their hits are counted when every column is searched: the
+/// entry of another row keeps one hit in its first column (none for a delete marker) and its
+/// position list is passed over. That is all such a row is needed for: to count the rows a
+/// phrase hits (bm25's IDF), as a search of several tokens does for every phrase, while only
+/// the rows every token matches are scored.
 final class DoclistEntries {
     let columnCount: Int
+    /// The rows whose hits are counted; nil for all.
+    private var wanted: WantedRows?
+    /// Whether the entry being decoded is of a wanted row.
+    private var isWantedEntry = true
     private(set) var count = 0
     private(set) var rowids: UnsafeMutablePointer<Int64>
     /// `columnCount` counts per entry.
@@ -13,9 +23,10 @@ final class DoclistEntries {
     private var rowidStorage: ScratchBuffer<Int64>
     private var hitStorage: ScratchBuffer<UInt32>
 
-    init(columnCount: Int, capacity: Int = 64) {
+    init(columnCount: Int, capacity: Int = 64, wanted: [Int64]? = nil) {
         precondition(columnCount > 0 && capacity > 0)
         self.columnCount = columnCount
+        self.wanted = wanted.map(WantedRows.init)
         let rowids = ScratchBuffer<Int64>(minimumCapacity: capacity)
         let hits = ScratchBuffer<UInt32>(minimumCapacity: capacity * columnCount)
         (rowidStorage, hitStorage) = (rowids, hits)
@@ -34,18 +45,29 @@ final class DoclistEntries {
         hitStorage.reserve(wanted * columnCount, keeping: count * columnCount)
         (rowids, hits) = (rowidStorage.pointer, hitStorage.pointer)
         capacity = min(rowidStorage.capacity, hitStorage.capacity / columnCount)
+        zeroedEntries = count
+    }
+
+    /// The entries from `count` up to this one have no hits yet: their counts are zeroed a
+    /// thousand entries at a time, not one entry at a time.
+    private var zeroedEntries = 0
+
+    private func zeroAhead() {
+        if count == capacity { reserve(count + 1) }
+        let end = min(capacity, count + 1024)
+        (hits + count * columnCount).update(repeating: 0, count: (end - count) * columnCount)
+        zeroedEntries = end
     }
 
     /// Starts an entry for `rowid`, with no hits yet; returns where its counts start in `hits`.
     @inline(__always)
     func append(_ rowid: Int64) -> Int {
-        if count == capacity { reserve(count + 1) }
+        if wanted != nil { isWantedEntry = wanted!.contains(rowid) }
+        if count == zeroedEntries { zeroAhead() }
         if count > 0 && rowids[count - 1] >= rowid { isResolved = false }
         rowids[count] = rowid
-        let start = count * columnCount
-        (hits + start).initialize(repeating: 0, count: columnCount)
         count += 1
-        return start
+        return (count - 1) * columnCount
     }
 
     /// Adds a hit in `column` to the entry whose counts start at `start`.
@@ -69,6 +91,7 @@ final class DoclistEntries {
         (hits + count * columnCount).update(
             from: other.hits + entry * columnCount, count: columnCount)
         count += 1
+        zeroedEntries = max(zeroedEntries, count)
     }
 
     /// Appends the entries in `range` of `other`, with one copy each of their rowids and hits.
@@ -80,6 +103,7 @@ final class DoclistEntries {
         (hits + count * columnCount).update(
             from: other.hits + range.lowerBound * columnCount, count: range.count * columnCount)
         count += range.count
+        zeroedEntries = max(zeroedEntries, count)
     }
 
     /// Whether the entries are known to be one resolved list: rowids strictly ascending (no
@@ -229,6 +253,10 @@ extension DoclistEntries: DoclistSink {
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry hitsStart: Int,
         columnCount: Int, countedColumns: UInt64
     ) throws(FTS5FormatError) {
+        if !isWantedEntry && countedColumns == UInt64.max >> (64 - columnCount) {
+            if end > start { hits[hitsStart] = 1 } else { isResolved = false }
+            return
+        }
         try Self.forEachHit(
             in: bytes, from: start, to: end, columnCount: columnCount,
             countedColumns: countedColumns
@@ -266,5 +294,40 @@ extension DoclistEntries: DoclistSink {
             offset += 1
             if countedColumns & 1 << column != 0 { body(column) }
         }
+    }
+}
+
+/// Rowids asked for, ascending, looked up in the order a doclist's entries come: each
+/// segment's rowids ascend, so each lookup goes on from the one before until a segment starts
+/// over.
+struct WantedRows {
+    private let rowids: [Int64]
+    private var position = 0
+    /// The last rowid looked up, and the first wanted one from there (`.max`: none).
+    private var last = Int64.min
+    private var next = Int64.min
+
+    init(_ rowids: [Int64]) { self.rowids = rowids }
+
+    @inline(__always)
+    mutating func contains(_ rowid: Int64) -> Bool {
+        // Most rowids of a long doclist come before the next one wanted.
+        if rowid >= last && rowid < next {
+            last = rowid
+            return false
+        }
+        return find(rowid)
+    }
+
+    private mutating func find(_ rowid: Int64) -> Bool {
+        if rowid < last { position = 0 }
+        last = rowid
+        position = rowids.withUnsafeBufferPointer { rows in
+            rows.baseAddress.map {
+                DoclistEntries.position(atLeast: rowid, from: position, in: $0, count: rows.count)
+            } ?? 0
+        }
+        next = position < rowids.count ? rowids[position] : .max
+        return next == rowid
     }
 }

@@ -270,26 +270,71 @@ struct DoclistRanking {
             guard let (record, structure, read) = try self.segments(segments, reader: reader)
             else { return nil }
             var rowids: ClosedRange<Int64>?
-            var lists: [DoclistEntries] = []
-            for (phrase, key) in zip(plan.phrases, keys) {
-                // A signal of several terms is read for the rows its token's match phrases hit
-                // (they come first); one of one term costs less read whole.
+            var lists = [DoclistEntries?](repeating: nil, count: plan.phrases.count)
+            let columnCount = plan.weights.count
+            /// The rows the match phrases of `token` hit (decoded already).
+            func rows(of token: Int) -> [Int64] {
+                Self.rowids(
+                    of: plan.phrases.indices.filter {
+                        plan.phrases[$0].isMatch && plan.phrases[$0].token == token
+                    }.compactMap { lists[$0] }, columnCount: columnCount)
+            }
+            // Of several tokens, the one whose match phrases look smallest is decoded first;
+            // the others' then count the hits of its rows only (see ``DoclistEntries``).
+            let first = try smallestToken(keys, in: read, reader: reader)
+            var firstRows: [Int64]?
+            for index in decodingOrder(first: first) {
+                let (phrase, key) = (plan.phrases[index], keys[index])
                 var wanted: [Int64]?
                 if case .sequence = key, !phrase.isMatch {
-                    wanted = Self.rowids(
-                        of: zip(plan.phrases, lists).filter {
-                            $0.0.isMatch && $0.0.token == phrase.token
-                        }.map(\.1), columnCount: plan.weights.count)
+                    // A signal of several terms is read for the rows its token's match phrases
+                    // hit (they come first); one of one term costs less read whole.
+                    wanted = rows(of: phrase.token)
+                } else if phrase.isMatch, let first, phrase.token != first {
+                    if firstRows == nil { firstRows = rows(of: first) }
+                    wanted = firstRows
                 }
-                lists.append(
-                    try entries(of: key, in: read, reader: reader, span: &rowids, wanted: wanted))
+                lists[index] = try entries(
+                    of: key, in: read, reader: reader, span: &rowids, wanted: wanted)
             }
             return Decoded(
-                lists: lists, structure: record, rowCount: structure.rowCount,
+                lists: lists.map { $0! }, structure: record, rowCount: structure.rowCount,
                 tokenCount: structure.tokenCount, rowids: rowids)
         } catch is FTS5FormatError {
             return nil
         }
+    }
+
+    /// The phrases in the order they are decoded: the match phrases of token `first` (nil:
+    /// of every token) before the others', and every match phrase before the signals.
+    private func decodingOrder(first: Int?) -> [Int] {
+        let phrases = plan.phrases
+        return phrases.indices.sorted { a, b in
+            let rank = { (phrase: MatchPlan.Phrase) in
+                !phrase.isMatch ? 2 : phrase.token == first ? 0 : 1
+            }
+            return (rank(phrases[a]), a) < (rank(phrases[b]), b)
+        }
+    }
+
+    /// Of a plan of several tokens whose every column is searched, the token whose match
+    /// phrases span the fewest leaf pages of the largest segment (a guess of their rows, from
+    /// `%_idx` alone); nil for a plan of one token, or a column filter (whose rows' hits must
+    /// all be decoded to know which match), or phrases of several terms.
+    private func smallestToken(
+        _ keys: [PhraseKeys], in segments: ArraySlice<FTS5Segment>, reader: FTS5SegmentReader
+    ) throws -> Int? {
+        guard plan.tokenCount > 1, plan.matchedColumns == nil,
+            let largest = segments.max(by: {
+                $0.lastPage - $0.firstPage < $1.lastPage - $1.firstPage
+            })
+        else { return nil }
+        var pages = [Int](repeating: 0, count: plan.tokenCount)
+        for (phrase, key) in zip(plan.phrases, keys) where phrase.isMatch {
+            guard case .one(let key, let isPrefix) = key else { return nil }
+            pages[phrase.token] += try reader.pageSpan(of: key, isPrefix: isPrefix, in: largest)
+        }
+        return pages.indices.min { pages[$0] < pages[$1] }
     }
 
     /// The structure record, what it says, and its segments that `segments` names; nil when
@@ -368,7 +413,8 @@ struct DoclistRanking {
 
     /// A phrase's entries over `segments` (newest first): each term's newest entries, the
     /// terms united (or for a sequence, matched in a row); widens `span` to the rowids of every
-    /// entry decoded.
+    /// entry decoded. With `wanted`, the hits of those rows only are counted (see
+    /// ``DoclistEntries``), and a sequence keeps those rows only.
     private func entries(
         of terms: PhraseKeys, in segments: ArraySlice<FTS5Segment>,
         reader: FTS5SegmentReader, span: inout ClosedRange<Int64>?, wanted: [Int64]?
@@ -410,7 +456,9 @@ struct DoclistRanking {
             // Several terms: gather each term's lists from the segments that have it.
             var termIndex: [[UInt8]: Int] = [:]
             for segment in segments {
-                for (term, list) in try reader.termDoclists(startingWith: key.key, in: segment) {
+                for (term, list) in try reader.termDoclists(
+                    startingWith: key.key, in: segment, wanted: wanted)
+                {
                     widen(list, 0..<list.count)
                     let slot = termIndex[term] ?? byTerm.count
                     if slot == byTerm.count {
@@ -423,7 +471,7 @@ struct DoclistRanking {
         } else {
             // Oldest segment first, into one list: the segments of a bulk import then come in
             // rowid order, end to end, and need no merging.
-            let shared = DoclistEntries(columnCount: columnCount, capacity: 1024)
+            let shared = DoclistEntries(columnCount: columnCount, capacity: 1024, wanted: wanted)
             var parts: [Range<Int>] = []
             for segment in segments.reversed() {
                 let start = shared.count

@@ -56,13 +56,39 @@ final class FTS5SegmentReader {
         _ = try doclists(of: key, isPrefix: false, in: segment) { entries }
     }
 
-    /// The doclists in `segment` of every term starting with `key`, in term order.
-    func termDoclists(startingWith key: [UInt8], in segment: FTS5Segment) throws
-        -> [(term: [UInt8], entries: DoclistEntries)]
+    /// The doclists in `segment` of every term starting with `key`, in term order, the hits of
+    /// the `wanted` rows counted (see ``DoclistEntries``; nil: of every row).
+    func termDoclists(startingWith key: [UInt8], in segment: FTS5Segment, wanted: [Int64]?)
+        throws -> [(term: [UInt8], entries: DoclistEntries)]
     {
         try doclists(of: key, isPrefix: true, in: segment) {
-            DoclistEntries(columnCount: columnCount, capacity: 256)
+            DoclistEntries(columnCount: columnCount, capacity: 256, wanted: wanted)
         }
+    }
+
+    /// About how many leaf pages the doclist of the term `key` (or of the terms starting with
+    /// it) takes in `segment`: from the page it starts on to the page of the first term after
+    /// it, as `%_idx` says, without reading a page.
+    func pageSpan(of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment) throws -> Int {
+        let first =
+            try leaf(
+                "term <= ?2 ORDER BY term DESC", key, in: segment) ?? segment.firstPage
+        // No term has a 0xFF byte (UTF-8 has none): every term starting with `key` is below.
+        let next =
+            try leaf(
+                "term > ?2 ORDER BY term", isPrefix ? key + [0xFF] : key, in: segment)
+            ?? segment.lastPage + 1
+        return max(0, next - first)
+    }
+
+    /// The leaf page of the first `%_idx` entry of `segment` that `condition` (on `?2`, the
+    /// key, with its order) finds.
+    private func leaf(_ condition: String, _ key: [UInt8], in segment: FTS5Segment) throws
+        -> Int?
+    {
+        try database.cachedStatement(
+            sql: "SELECT pgno FROM \"\(index)_idx\" WHERE segid = ?1 AND \(condition) LIMIT 1"
+        ).firstRow([Int64(segment.id), key]) { Int(clamping: $0.int64(at: 0) >> 1) }
     }
 
     /// The doclists of `key` or the terms starting with it, each appended to the sink
@@ -72,12 +98,8 @@ final class FTS5SegmentReader {
     ) throws -> [(term: [UInt8], entries: Sink)] {
         guard segment.firstPage > 0, segment.firstPage <= segment.lastPage else { return [] }
         // The leaf whose first term is the last at or before the key (fts5SegIterSeekInit).
-        let indexed =
-            try database.cachedStatement(
-                sql:
-                    "SELECT pgno FROM \"\(index)_idx\" WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1"
-            ).firstRow([Int64(segment.id), key]) { $0.int64(at: 0) >> 1 } ?? 0
-        var page = Int(clamping: max(Int64(segment.firstPage), indexed))
+        var page = max(
+            segment.firstPage, try leaf("term <= ?2 ORDER BY term DESC", key, in: segment) ?? 0)
         var found: [(term: [UInt8], entries: Sink)] = []
         var term: [UInt8] = []
         while page <= segment.lastPage {

@@ -18,12 +18,8 @@ final class PhrasePositions {
     private var rowidStorage = ScratchBuffer<Int64>(minimumCapacity: 64)
     private var startStorage = ScratchBuffer<Int>(minimumCapacity: 65)
     private var positionStorage = ScratchBuffer<UInt64>(minimumCapacity: 256)
-    /// The rowids kept (ascending), or nil for all.
-    private let wanted: [Int64]?
-    /// Where the last rowid offered was found in `wanted`, and that rowid: each segment's
-    /// rowids ascend, so the search goes on from there until the next segment starts.
-    private var wantedPosition = 0
-    private var lastOffered = Int64.min
+    /// The rowids kept, or nil for all.
+    private var wanted: WantedRows?
     /// The lowest and highest rowid of every entry decoded, kept or not.
     private var lowestDecoded = Int64.max
     private var highestDecoded = Int64.min
@@ -34,7 +30,7 @@ final class PhrasePositions {
     }
 
     init(wanted: [Int64]? = nil) {
-        self.wanted = wanted
+        self.wanted = wanted.map(WantedRows.init)
         (rowids, starts, positions) = (
             rowidStorage.pointer, startStorage.pointer, positionStorage.pointer
         )
@@ -188,19 +184,7 @@ extension PhrasePositions: DoclistSink {
     func append(_ rowid: Int64) -> Int {
         lowestDecoded = min(lowestDecoded, rowid)
         highestDecoded = max(highestDecoded, rowid)
-        if let wanted {
-            if rowid < lastOffered { wantedPosition = 0 }
-            lastOffered = rowid
-            wantedPosition = wanted.withUnsafeBufferPointer { rows in
-                rows.baseAddress.map {
-                    DoclistEntries.position(
-                        atLeast: rowid, from: wantedPosition, in: $0, count: rows.count)
-                } ?? 0
-            }
-            guard wantedPosition < wanted.count, wanted[wantedPosition] == rowid else {
-                return -1
-            }
-        }
+        if wanted != nil, !wanted!.contains(rowid) { return -1 }
         reserveEntry()
         rowids[count] = rowid
         count += 1

@@ -33,12 +33,17 @@ final class ScratchMemory: Sendable {
         self.mostBlocks = mostBlocks
     }
 
-    /// A block of at least `byteCount` bytes: the smallest kept one that holds them, else a
-    /// new one of that size.
-    func take(atLeast byteCount: Int) -> Block {
+    /// A block of at least `byteCount` bytes: the smallest kept one that holds them (the
+    /// largest, `toGrow` a buffer, which then need not grow again as soon), else a new one of
+    /// that size.
+    func take(atLeast byteCount: Int, toGrow: Bool = false) -> Block {
         if byteCount >= Self.smallestKept,
             let block = kept.withLock({ blocks -> Block? in
-                blocks.firstIndex { $0.byteCount >= byteCount }.map { blocks.remove(at: $0) }
+                guard let largest = blocks.last, largest.byteCount >= byteCount else { return nil }
+                guard !toGrow else { return blocks.removeLast() }
+                return blocks.firstIndex { $0.byteCount >= byteCount }.map {
+                    blocks.remove(at: $0)
+                }
             })
         {
             return block
@@ -79,10 +84,11 @@ struct ScratchBuffer<Element: BitwiseCopyable> {
     private var block: ScratchMemory.Block
     private(set) var pointer: UnsafeMutablePointer<Element>
 
-    /// Room for at least `minimumCapacity` values.
-    init(minimumCapacity: Int, in memory: ScratchMemory = .shared) {
+    /// Room for at least `minimumCapacity` values (see ``ScratchMemory/take(atLeast:toGrow:)``).
+    init(minimumCapacity: Int, toGrow: Bool = false, in memory: ScratchMemory = .shared) {
         self.memory = memory
-        block = memory.take(atLeast: minimumCapacity * MemoryLayout<Element>.stride)
+        block = memory.take(
+            atLeast: minimumCapacity * MemoryLayout<Element>.stride, toGrow: toGrow)
         pointer = block.start.bindMemory(
             to: Element.self, capacity: block.byteCount / MemoryLayout<Element>.stride)
     }
@@ -91,10 +97,11 @@ struct ScratchBuffer<Element: BitwiseCopyable> {
     var capacity: Int { block.byteCount / MemoryLayout<Element>.stride }
 
     /// Makes room for at least `wanted` values (when it must move, for at least twice as many
-    /// as fitted), keeping the first `count`.
+    /// as fitted, in the largest block kept), keeping the first `count`.
     mutating func reserve(_ wanted: Int, keeping count: Int) {
         guard wanted > capacity else { return }
-        let grown = ScratchBuffer(minimumCapacity: max(wanted, 2 * capacity), in: memory)
+        let grown = ScratchBuffer(
+            minimumCapacity: max(wanted, 2 * capacity), toGrow: true, in: memory)
         grown.pointer.update(from: pointer, count: count)
         release()
         self = grown
