@@ -84,9 +84,12 @@ final class FTS5RankCollector {
     /// When the candidates outgrow this count, ``raiseThreshold()`` selects the
     /// `capacity`-th best of them and drops those below it; doubled when that frees little
     /// (many rows tied with the page's last), so the work stays linear in the matches, and so
-    /// does the memory: a page far beyond the matches costs none.
+    /// does the memory: a page far beyond the matches costs none. It starts at twice the
+    /// page's end plus 128, so that a threshold is found within the first few hundred rows
+    /// and most of a long doclist's rows are left out by their bound, their sizes never read
+    /// (with 4,096 more, a first page scored every one of its first four thousand matches).
     private lazy var selectionLimit =
-        capacity > (Int.max - 4096) / 2 ? Int.max : 2 * capacity + 4096
+        capacity > (Int.max - 128) / 2 ? Int.max : 2 * capacity + 128
     // Per-row scratch space, as raw buffers: no exclusivity checks in the per-row loop.
     private let frequencies: UnsafeMutableBufferPointer<Double>
     private let hitCounts: UnsafeMutableBufferPointer<Int>
