@@ -153,6 +153,38 @@ struct SortKeys {
         return picked
     }
 
+    /// The first `count` of `rowids` (records of `kind`, in any order) in the order of their
+    /// kind's sort-name index, which within a kind is ``precedes(_:_:)``'s: the index walked
+    /// from its start (``QueryEngine/listingSQL(of:)``), each entry's id looked up among
+    /// `rowids`, no record read. Nil when they are not all met within its first `budget`
+    /// entries, or their ids span more than 2^26.
+    func firstInIndex(_ count: Int, of rowids: [Int64], kind: Kind, budget: Int) throws
+        -> [Int64]?
+    {
+        guard let lowest = rowids.min(), let highest = rowids.max() else { return [] }
+        let (span, overflow) = highest.subtractingReportingOverflow(lowest)
+        guard !overflow, span < 1 << 26 else { return nil }
+        // One bit per id from the lowest to the highest.
+        var members = [UInt64](repeating: 0, count: Int(span >> 6) + 1)
+        for rowid in rowids {
+            let bit = Int(rowid - lowest)
+            members[bit >> 6] |= 1 << (bit & 63)
+        }
+        let wanted = min(count, rowids.count)
+        var found: [Int64] = []
+        found.reserveCapacity(wanted)
+        let walk = try database.cachedStatement(sql: QueryEngine.listingSQL(of: kind))
+        try walk.bind([budget, 0])
+        defer { walk.reset() }
+        while found.count < wanted, try walk.step() {
+            let id = walk.int64(at: 0)
+            guard id >= lowest, id <= highest else { continue }
+            let bit = Int(id - lowest)
+            if members[bit >> 6] & (1 << (bit & 63)) != 0 { found.append(id) }
+        }
+        return found.count == wanted ? found : nil
+    }
+
     /// The first `count` of two lists each in the order of ``precedes(_:_:)``, in that order.
     static func merged(
         _ a: [(key: [UInt8], kind: Kind, rowid: Int64)],
