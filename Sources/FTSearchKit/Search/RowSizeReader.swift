@@ -8,30 +8,34 @@ final class RowSizeReader {
     private let database: Database
     private let table: String
     private var blob: OpaquePointer?
-    /// The block whose bytes are in `bytes`, or that could not be read (then `bytes` is empty).
+    /// The block whose bytes are in `bytes`, or that could not be read (then `isLoaded` is
+    /// false).
     private var block: Int64?
-    private var bytes: [UInt8] = []
+    private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: RowSizes.rowsPerBlock)
+    private var isLoaded = false
 
     init(database: Database, table: String) {
         self.database = database
         self.table = table
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        bytes.deallocate()
+    }
 
     /// The size byte of row `rowid` (``RowSizes/unknown`` when it says "read `%_docsize`"), or
     /// nil when its block cannot be read.
     func byte(ofRow rowid: Int64) -> UInt8? {
         let wanted = rowid >> RowSizes.blockShift
         if wanted != block { load(wanted) }
-        let offset = Int(rowid & Int64(RowSizes.rowsPerBlock - 1))
-        return offset < bytes.count ? bytes[offset] : nil
+        return isLoaded ? bytes[Int(rowid & Int64(RowSizes.rowsPerBlock - 1))] : nil
     }
 
     /// Reads block `wanted` whole: 2 KiB copied once is cheaper than a blob read per row.
     private func load(_ wanted: Int64) {
         block = wanted
-        bytes.removeAll(keepingCapacity: true)
+        isLoaded = false
         if let blob {
             // A failed move leaves the handle good only for closing.
             guard sqlite3_blob_reopen(blob, wanted) == SQLITE_OK else { return close() }
@@ -44,12 +48,8 @@ final class RowSizeReader {
         guard let blob else { return }
         let count = Int(sqlite3_blob_bytes(blob))
         guard count == RowSizes.rowsPerBlock else { return }
-        // The storage of the last block is reused: a search may move to hundreds of blocks.
-        bytes.append(contentsOf: repeatElement(0, count: count))
-        let code = bytes.withUnsafeMutableBufferPointer { buffer in
-            sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), 0)
-        }
-        if code != SQLITE_OK { bytes.removeAll(keepingCapacity: true) }
+        // One buffer for every block: a search may move to hundreds of them.
+        isLoaded = sqlite3_blob_read(blob, bytes, Int32(count), 0) == SQLITE_OK
     }
 
     /// Closes the blob handle; the next read opens another.
