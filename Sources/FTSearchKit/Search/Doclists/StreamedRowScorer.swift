@@ -47,6 +47,7 @@ final class StreamedRowScorer: DoclistSink {
         positions = .allocate(capacity: max(1, signals.count))
         positions.initialize(repeating: 0, count: max(1, signals.count))
         hits = .allocate(capacity: columnCount)
+        hits.initialize(repeating: 0, count: columnCount)
     }
 
     deinit {
@@ -70,7 +71,7 @@ final class StreamedRowScorer: DoclistSink {
         columnCount: Int, countedColumns: UInt64
     ) throws(FTS5FormatError) {
         guard !isOutOfOrder else { throw FTS5FormatError(reason: "rowids out of segment order") }
-        hits.update(repeating: 0, count: columnCount)
+        // `hits` is all zeros between entries: each count is zeroed as it is handed over.
         var isHit = false
         try DoclistEntries.forEachHit(
             in: bytes, from: start, to: end, columnCount: columnCount,
@@ -79,14 +80,22 @@ final class StreamedRowScorer: DoclistSink {
             hits[column] &+= 1
             isHit = true
         }
-        guard isHit, rows.contains(rowid) else { return }
+        guard isHit else { return }
+        guard rows.contains(rowid) else {
+            for column in 0..<columnCount where hits[column] != 0 { hits[column] = 0 }
+            return
+        }
         rowsScored &+= 1
         if rowsScored & 4095 == 0, interruptCheck?.shouldInterrupt() == true {
+            hits.update(repeating: 0, count: columnCount)
             throw FTS5FormatError(reason: "interrupted")
         }
         collector.beginRow()
         for column in 0..<columnCount {
-            collector.recordHits(hits[column], ofPhrase: 0, inColumn: column)
+            let count = hits[column]
+            guard count > 0 else { continue }
+            hits[column] = 0
+            collector.recordHits(count, ofPhrase: 0, inColumn: column)
         }
         for (index, signal) in signals.enumerated() {
             let entry = DoclistEntries.position(
