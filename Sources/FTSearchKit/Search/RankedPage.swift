@@ -197,9 +197,10 @@ struct RankedPage {
     /// at once, here and on the helper's connection.
     var parallelSortKeyMinimum = 256
 
-    /// The first `count` of `rows` by sort key (see ``SortKeys/first(_:of:)``), read with
-    /// `keys`; a big group's halves (of its rowids) on two connections at once. Nil when a key
-    /// cannot be read.
+    /// The first `count` of `rows` by sort key: found in the sort-name index when the group is
+    /// big enough for that (see ``firstInIndexes(_:of:keys:)``), else read with `keys` (see
+    /// ``SortKeys/first(_:of:)``), a big group's halves (of its rowids) on two connections at
+    /// once. Nil when a key cannot be read.
     private func firstBySortKey(
         _ count: Int, of rows: [(kind: Kind, rowid: Int64)], keys: inout SortKeys
     ) throws -> [(key: [UInt8], kind: Kind, rowid: Int64)]? {

@@ -71,7 +71,8 @@ final class StreamedRowScorer: DoclistSink {
         columnCount: Int, countedColumns: UInt64
     ) throws(FTS5FormatError) {
         guard !isOutOfOrder else { throw FTS5FormatError(reason: "rowids out of segment order") }
-        // `hits` is all zeros between entries: each count is zeroed as it is handed over.
+        // `hits` is all zeros between entries: each count is zeroed as it is handed over (a
+        // scorer that threw is not used again).
         var isHit = false
         try DoclistEntries.forEachHit(
             in: bytes, from: start, to: end, columnCount: columnCount,
@@ -87,7 +88,6 @@ final class StreamedRowScorer: DoclistSink {
         }
         rowsScored &+= 1
         if rowsScored & 4095 == 0, interruptCheck?.shouldInterrupt() == true {
-            hits.update(repeating: 0, count: columnCount)
             throw FTS5FormatError(reason: "interrupted")
         }
         collector.beginRow()
