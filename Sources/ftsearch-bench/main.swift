@@ -8,6 +8,9 @@
 //       total. Checks that fast, uncached and naive give the same results. Prints "class plan p50_ms
 //       p90_ms p99_ms count" rows. With FTSEARCH_BENCH_CURSOR set, also "cursor": the first
 //       search ranked through FTS5's cursor instead of the doclist reader, timed alternately.
+//       With FTSEARCH_BENCH_FAST_ONLY set, skips the reference plan (and the check); with
+//       FTSEARCH_BENCH_REPEAT=N, runs each first search N more times, untimed: a profiler
+//       then sees first searches, not their warm-ups.
 //   ftsearch-bench forgiving DB QUERIES.tsv
 //       Forgiving search (lines "class<TAB>text"), without kept rankings: substring3 against
 //       the naive LIKE plan, substring1/substring2/fuzzy against prefix matching of the same
@@ -280,8 +283,9 @@ case "latency":
         }
     }
     var mismatches = 0
-    let fastOnly = getenv("FTSEARCH_BENCH_FAST_ONLY") != nil  // for profiling the default plan
+    let fastOnly = getenv("FTSEARCH_BENCH_FAST_ONLY") != nil
     let timesCursor = getenv("FTSEARCH_BENCH_CURSOR") != nil
+    let repeats = getenv("FTSEARCH_BENCH_REPEAT").flatMap { Int(String(cString: $0)) } ?? 0
     for name in classes {
         var fast: [Double] = []
         var uncached: [Double] = []
@@ -297,6 +301,7 @@ case "latency":
             var firstResults: SearchResults?
             uncached.append(
                 milliseconds(try clock.measure { firstResults = try index.search(request) }))
+            for _ in 0..<repeats { _ = try index.search(request) }
             if timesCursor {
                 index.ranksFromDoclists = false
                 cursor.append(milliseconds(try clock.measure { _ = try index.search(request) }))

@@ -67,6 +67,8 @@ final class FTS5RankCollector {
     private let phraseIsWhole: UnsafeMutableBufferPointer<Bool>
     private let phraseStartsWord: UnsafeMutableBufferPointer<Bool>
     private let phraseIsAccentExact: UnsafeMutableBufferPointer<Bool>
+    /// See ``onePhraseTiers(matchSignals:typos:)``.
+    private let onePhraseTiers: UnsafeMutableBufferPointer<Int>
     private var averageSize = 0.0
     private var isStarted = false
     /// What candidates are ranked by, best last.
@@ -110,6 +112,9 @@ final class FTS5RankCollector {
     private let arguments:
         (plan: MatchPlan, database: Database?, sizeTable: String?, rowSizesTable: String?)
 
+    /// The plan whose matches it ranks.
+    var plan: MatchPlan { arguments.plan }
+
     init(
         plan: MatchPlan, capacity: Int, database: Database? = nil, sizeTable: String? = nil,
         rowSizesTable: String? = nil
@@ -129,6 +134,8 @@ final class FTS5RankCollector {
         phraseIsWhole = Self.buffer(plan.phrases.map(\.isWhole))
         phraseStartsWord = Self.buffer(plan.phrases.map(\.startsWord))
         phraseIsAccentExact = Self.buffer(plan.phrases.map(\.isAccentExact))
+        onePhraseTiers = Self.onePhraseTiers(
+            matchSignals: Self.signals(of: plan.phrases[0]), typos: plan.phrases[0].typos)
         idf = Self.buffer(Array(repeating: 1.0, count: matchCount))
         frequencies = .allocate(capacity: matchCount)
         hitCounts = .allocate(capacity: matchCount)
@@ -152,6 +159,7 @@ final class FTS5RankCollector {
         for buffer in [weights, idf] { buffer.deallocate() }
         for buffer in [phraseTokens, phraseTypos] { buffer.deallocate() }
         for buffer in [phraseIsWhole, phraseStartsWord, phraseIsAccentExact] { buffer.deallocate() }
+        onePhraseTiers.deallocate()
         frequencies.deallocate()
         hitCounts.deallocate()
         tokenMatched.deallocate()
@@ -397,6 +405,7 @@ final class FTS5RankCollector {
         let tokenCount = self.tokenCount
         let matchCount = self.matchCount
         let idf = self.idf
+        let frequencies = self.frequencies
         let averageSize = self.averageSize
         var mostHits = 1
         for phrase in 0..<matchCount {
@@ -418,18 +427,102 @@ final class FTS5RankCollector {
             wholeTokenMatches: wholeCount, typos: typos, infixMatches: infix,
             accentMatches: accents
         ).rawValue
+        return judge(
+            rowid: rowid, tier: tier, leastSize: mostHits,
+            frequency: matchCount == 1 ? frequencies[0] : 0, readSize: fallbackSize
+        ) { size in
+            Self.score(size: size, frequencies: frequencies, idf: idf, averageSize: averageSize)
+        }
+    }
+
+    /// What a row's hits of a phrase say about how its token matched (see ``MatchPlan/Phrase``).
+    struct Signals: OptionSet {
+        let rawValue: Int
+
+        static let whole = Signals(rawValue: 1)
+        static let startsWord = Signals(rawValue: 2)
+        static let accentExact = Signals(rawValue: 4)
+    }
+
+    /// What hits of `phrase` say.
+    static func signals(of phrase: MatchPlan.Phrase) -> Signals {
+        var signals: Signals = []
+        if phrase.isWhole { signals.insert(.whole) }
+        if phrase.startsWord { signals.insert(.startsWord) }
+        if phrase.isAccentExact { signals.insert(.accentExact) }
+        return signals
+    }
+
+    /// For a plan of one token and one match phrase, the tier of each ``Signals`` value the
+    /// signal phrases that hit a row can give: the match phrase's own signals and typos with
+    /// those.
+    private static func onePhraseTiers(
+        matchSignals: Signals, typos: Int
+    ) -> UnsafeMutableBufferPointer<Int> {
+        buffer(
+            (0..<8).map { raw in
+                let signals = Signals(rawValue: raw).union(matchSignals)
+                let isWhole = signals.contains(.whole)
+                return RankTier(
+                    wholeTokenMatches: isWhole ? 1 : 0, typos: typos,
+                    infixMatches: !isWhole && !signals.contains(.startsWord) ? 1 : 0,
+                    accentMatches: signals.contains(.accentExact) ? 1 : 0
+                ).rawValue
+            })
+    }
+
+    /// Ends row `rowid` of a plan of one token and one match phrase, without ``beginRow()``
+    /// and ``recordHits(_:ofPhrase:inColumn:)``: its match phrase's hit count in each column
+    /// (which it zeroes) and the ``Signals`` of the signal phrases that hit it. The same
+    /// verdict as ``endRow(rowid:readSize:)`` after those calls, the same frequency summed in
+    /// the same order, the same double; a first search's hundreds of thousands of rows skip
+    /// the per-token bookkeeping of plans of several.
+    func endRow(
+        rowid: Int64, hits: UnsafeMutablePointer<UInt32>, signals: Signals,
+        readSize fallbackSize: (inout Int32) -> Int32
+    ) -> Int32 {
+        assert(tokenCount == 1 && matchCount == 1)
+        let weights = self.weights
+        var frequency = 0.0
+        var hitCount = 0
+        for column in 0..<weights.count {
+            let count = hits[column]
+            guard count > 0 else { continue }
+            hits[column] = 0
+            let weight = weights[column]
+            for _ in 0..<count { frequency += weight }
+            hitCount += Int(count)
+        }
+        guard hitCount > 0 else { return SQLITE_OK }
+        let idf = self.idf[0]
+        let averageSize = self.averageSize
+        return judge(
+            rowid: rowid, tier: onePhraseTiers[signals.rawValue], leastSize: hitCount,
+            frequency: frequency, readSize: fallbackSize
+        ) { size in
+            0.0 + idf * Self.saturation(frequency: frequency, size: size, averageSize: averageSize)
+        }
+    }
+
+    /// Counts a matching row of `tier` and keeps it when it can be among the best: it is left
+    /// out when its tier is below the threshold's, or when `score` of the least size its hits
+    /// allow (`leastSize`: each hit is a distinct token) is below it; else its size is read
+    /// and `score` of it is its value. `frequency` is kept for ``RankingFrontier``.
+    @inline(__always)
+    private func judge(
+        rowid: Int64, tier: Int, leastSize: Int, frequency: Double,
+        readSize fallbackSize: (inout Int32) -> Int32, score: (Double) -> Double
+    ) -> Int32 {
         total += 1
         if let least = threshold {
             if tier < least.tier {
                 leaveOut(tier: tier, value: .infinity)
                 return SQLITE_OK
             }
-            // Each hit is a distinct token, so the row has at least `mostHits` tokens; a smaller
-            // size gives a higher score. The margin keeps rows that could tie after the IDF.
+            // A smaller size gives a higher score. The margin keeps rows that could tie after
+            // the IDF.
             if tier == least.tier {
-                let bound = Self.score(
-                    size: Double(mostHits), frequencies: frequencies, idf: idf,
-                    averageSize: averageSize)
+                let bound = score(Double(leastSize))
                 if bound < least.value * (1 - 1e-9) {
                     leaveOut(tier: tier, value: bound)
                     return SQLITE_OK
@@ -443,13 +536,10 @@ final class FTS5RankCollector {
             let code = fallbackSize(&size)
             guard code == SQLITE_OK else { return code }
         }
-        let candidate = Candidate(
-            rowid: rowid,
-            value: Self.score(
-                size: Double(size), frequencies: frequencies, idf: idf,
-                averageSize: averageSize),
-            frequency: matchCount == 1 ? frequencies[0] : 0, size: size, tier: tier)
-        admit(candidate)
+        admit(
+            Candidate(
+                rowid: rowid, value: score(Double(size)), frequency: frequency, size: size,
+                tier: tier))
         return SQLITE_OK
     }
 

@@ -78,6 +78,12 @@ final class DoclistEntries {
 
     @inline(__always)
     private func hasHits(_ entry: Int) -> Bool {
+        Self.hasHits(entry, in: hits, columnCount: columnCount)
+    }
+
+    /// Whether entry `entry` of `hits` (`columnCount` counts per entry) has a hit.
+    @inline(__always)
+    static func hasHits(_ entry: Int, in hits: UnsafePointer<UInt32>, columnCount: Int) -> Bool {
         let start = entry * columnCount
         for column in 0..<columnCount where hits[start + column] > 0 { return true }
         return false

@@ -3,9 +3,10 @@ import FTSearchSQLite
 
 /// Scores the rows of a plan whose one match phrase drives the walk (one token, prefix or
 /// exact matching: `"a"*` with its signals) while that phrase's doclist is decoded, without
-/// keeping its entries: each entry's hits are counted, and the row goes to the collector with
-/// the hits the signal phrases (decoded before, see ``DoclistRanking``) have for it, as the
-/// walk hands it over. A one-letter prefix's hundreds of thousands of entries are then never
+/// keeping its entries: each entry's hits are counted per column, and the row goes to the
+/// collector's one-phrase verdict (``FTS5RankCollector/endRow(rowid:hits:signals:readSize:)``)
+/// with what the signal phrases that hit it say (decoded before, see ``DoclistRanking``), as
+/// the walk hands it over. A one-letter prefix's hundreds of thousands of entries are then never
 /// written to memory and read back.
 ///
 /// Only a doclist whose rowids ascend through every segment, read oldest first, can be scored
@@ -14,9 +15,29 @@ import FTSearchSQLite
 /// general way, with a collector that has seen nothing.
 final class StreamedRowScorer: DoclistSink {
     private let collector: FTS5RankCollector
-    /// The signal phrases' entries (phrases 1, 2, ...), resolved, and where each was left.
+    /// The signal phrases' entries (phrases 1, 2, ...), resolved, kept alive for `lists`.
     private let signals: [DoclistEntries]
-    private let positions: UnsafeMutablePointer<Int>
+    /// Each signal phrase's entries, in plain memory, and what a hit of it says.
+    private let lists: UnsafeMutableBufferPointer<SignalList>
+
+    private struct SignalList {
+        let rowids: UnsafePointer<Int64>
+        let hits: UnsafePointer<UInt32>
+        let count: Int
+        let columnCount: Int
+        let kinds: FTS5RankCollector.Signals
+        /// Where the last row asked for was found, or the entry after it.
+        var position = 0
+
+        /// Whether the phrase hits row `rowid`, no lower than the row asked for before.
+        @inline(__always)
+        mutating func hits(_ rowid: Int64) -> Bool {
+            position = DoclistEntries.position(
+                atLeast: rowid, from: position, in: rowids, count: count)
+            return position < count && rowids[position] == rowid
+                && DoclistEntries.hasHits(position, in: hits, columnCount: columnCount)
+        }
+    }
     private let columnCount: Int
     private let rows: ClosedRange<Int64>
     private let interruptCheck: InterruptCheck?
@@ -41,17 +62,23 @@ final class StreamedRowScorer: DoclistSink {
     ) {
         self.collector = collector
         self.signals = signals
+        lists = .allocate(capacity: signals.count)
+        for (index, entries) in signals.enumerated() {
+            (lists.baseAddress! + index).initialize(
+                to: SignalList(
+                    rowids: entries.rowids, hits: entries.hits, count: entries.count,
+                    columnCount: columnCount,
+                    kinds: FTS5RankCollector.signals(of: collector.plan.phrases[index + 1])))
+        }
         self.columnCount = columnCount
         self.rows = rows
         self.interruptCheck = interruptCheck
-        positions = .allocate(capacity: max(1, signals.count))
-        positions.initialize(repeating: 0, count: max(1, signals.count))
         hits = .allocate(capacity: columnCount)
         hits.initialize(repeating: 0, count: columnCount)
     }
 
     deinit {
-        positions.deallocate()
+        lists.deallocate()
         hits.deallocate()
     }
 
@@ -90,26 +117,16 @@ final class StreamedRowScorer: DoclistSink {
         if rowsScored & 4095 == 0, interruptCheck?.shouldInterrupt() == true {
             throw FTS5FormatError(reason: "interrupted")
         }
-        collector.beginRow()
-        for column in 0..<columnCount {
-            let count = hits[column]
-            guard count > 0 else { continue }
-            hits[column] = 0
-            collector.recordHits(count, ofPhrase: 0, inColumn: column)
-        }
-        for (index, signal) in signals.enumerated() {
-            let entry = DoclistEntries.position(
-                atLeast: rowid, from: positions[index], in: signal.rowids, count: signal.count)
-            positions[index] = entry
-            guard entry < signal.count, signal.rowids[entry] == rowid else { continue }
-            let start = entry * columnCount
-            for column in 0..<columnCount {
-                collector.recordHits(
-                    signal.hits[start + column], ofPhrase: index + 1, inColumn: column)
-            }
+        var signals: FTS5RankCollector.Signals = []
+        for index in lists.indices where lists[index].hits(rowid) {
+            signals.formUnion(lists[index].kinds)
         }
         // A row without a size is not FTS5's: let its cursor rank the plan.
-        guard collector.endRow(rowid: rowid, readSize: DoclistRanking.noSize) == SQLITE_OK else {
+        guard
+            collector.endRow(
+                rowid: rowid, hits: hits, signals: signals, readSize: DoclistRanking.noSize)
+                == SQLITE_OK
+        else {
             throw FTS5FormatError(reason: "row size")
         }
     }
