@@ -263,26 +263,35 @@ extension DoclistEntries: DoclistSink {
             if end > start { hits[hitsStart] = 1 } else { isResolved = false }
             return
         }
-        try Self.forEachHit(
+        try Self.forEachColumn(
             in: bytes, from: start, to: end, columnCount: columnCount,
             countedColumns: countedColumns
-        ) { addHit(at: hitsStart, column: $0) }
+        ) { column, count in hits[hitsStart + column] &+= count }
         if !hasHits(hitsStart / columnCount) { isResolved = false }
     }
 
-    /// Calls `body` with the column of each hit of a position list in a column with its bit
-    /// set in `countedColumns`: offsets in column 0, then for each further column a 0x01
-    /// byte, the column number, and its offsets, each offset a varint of at least 2.
+    /// Calls `body` with each column of a position list that has hits and its bit set in
+    /// `countedColumns`, and its number of hits: offsets in column 0, then for each further
+    /// column a 0x01 byte, the column number, and its offsets, each offset a varint of at
+    /// least 2. Most offsets are one byte, counted without leaving the loop.
     @inline(__always)
-    static func forEachHit(
+    static func forEachColumn(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, columnCount: Int,
-        countedColumns: UInt64, _ body: (Int) -> Void
+        countedColumns: UInt64, _ body: (_ column: Int, _ hits: UInt32) -> Void
     ) throws(FTS5FormatError) {
         var column = 0
+        var count: UInt32 = 0
         var offset = start
         while offset < end {
             let byte = bytes[offset]
+            if byte >= 2 && byte < 0x80 {
+                count &+= 1
+                offset += 1
+                continue
+            }
             if byte == 0x01 {
+                if count > 0 && countedColumns & 1 << column != 0 { body(column, count) }
+                count = 0
                 offset += 1
                 column = try FTS5Format.count(
                     in: bytes, at: &offset, end: end, limit: columnCount - 1)
@@ -298,8 +307,9 @@ extension DoclistEntries: DoclistSink {
                 }
             }
             offset += 1
-            if countedColumns & 1 << column != 0 { body(column) }
+            count &+= 1
         }
+        if count > 0 && countedColumns & 1 << column != 0 { body(column, count) }
     }
 }
 

@@ -101,11 +101,11 @@ final class StreamedRowScorer: DoclistSink {
         // `hits` is all zeros between entries: each count is zeroed as it is handed over (a
         // scorer that threw is not used again).
         var isHit = false
-        try DoclistEntries.forEachHit(
+        try DoclistEntries.forEachColumn(
             in: bytes, from: start, to: end, columnCount: columnCount,
             countedColumns: countedColumns
-        ) { column in
-            hits[column] &+= 1
+        ) { column, count in
+            hits[column] &+= count
             isHit = true
         }
         guard isHit else { return }
