@@ -82,7 +82,13 @@ final class FTS5RankCollector {
     }
     /// The `capacity`-th best key of the rows seen so far, or a lower bound of it: a row below
     /// it cannot be among the best. Nil until more than `capacity` rows were candidates.
-    private var threshold: Key?
+    private var threshold: Key? {
+        didSet { leastTier = threshold?.tier ?? .min }
+    }
+    /// The threshold's tier, `Int.min` while there is none: a row of a lower tier is left out
+    /// whatever its score (see ``endRowIfLeftOut(byTier:)``). Kept apart from the optional
+    /// for the per-row check of streamed rows.
+    private var leastTier = Int.min
     /// When the candidates outgrow this count, ``raiseThreshold()`` selects the
     /// `capacity`-th best of them and drops those below it; doubled when that frees little
     /// (many rows tied with the page's last), so the work stays linear in the matches, and so
@@ -471,14 +477,32 @@ final class FTS5RankCollector {
             })
     }
 
+    /// For a plan of one token and one match phrase, the tier of a row that the signal
+    /// phrases `signals` hit.
+    @inline(__always)
+    func onePhraseTier(_ signals: Signals) -> Int {
+        onePhraseTiers[signals.rawValue]
+    }
+
+    /// Ends the current row of a plan of one token and one match phrase when its `tier` alone
+    /// leaves it out, below the threshold's: counts it and returns true, its hits never
+    /// needed. False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
+    @inline(__always)
+    func endRowIfLeftOut(byTier tier: Int) -> Bool {
+        guard tier < leastTier else { return false }
+        total += 1
+        leaveOut(tier: tier, value: .infinity)
+        return true
+    }
+
     /// Ends row `rowid` of a plan of one token and one match phrase, without ``beginRow()``
     /// and ``recordHits(_:ofPhrase:inColumn:)``: its match phrase's hit count in each column
-    /// (which it zeroes) and the ``Signals`` of the signal phrases that hit it. The same
-    /// verdict as ``endRow(rowid:readSize:)`` after those calls, the same frequency summed in
-    /// the same order, the same double; a first search's hundreds of thousands of rows skip
-    /// the per-token bookkeeping of plans of several.
+    /// (which it zeroes), and its tier, ``onePhraseTier(_:)`` of the signal phrases that hit
+    /// it. The same verdict as ``endRow(rowid:readSize:)`` after those calls, the same
+    /// frequency summed in the same order, the same double; a first search's hundreds of
+    /// thousands of rows skip the per-token bookkeeping of plans of several.
     func endRow(
-        rowid: Int64, hits: UnsafeMutablePointer<UInt32>, signals: Signals,
+        rowid: Int64, hits: UnsafeMutablePointer<UInt32>, tier: Int,
         readSize fallbackSize: (inout Int32) -> Int32
     ) -> Int32 {
         assert(tokenCount == 1 && matchCount == 1)
@@ -497,7 +521,7 @@ final class FTS5RankCollector {
         let idf = self.idf[0]
         let averageSize = self.averageSize
         return judge(
-            rowid: rowid, tier: onePhraseTiers[signals.rawValue], leastSize: hitCount,
+            rowid: rowid, tier: tier, leastSize: hitCount,
             frequency: frequency, readSize: fallbackSize
         ) { size in
             0.0 + idf * Self.saturation(frequency: frequency, size: size, averageSize: averageSize)

@@ -259,7 +259,7 @@ extension DoclistEntries: DoclistSink {
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry hitsStart: Int,
         columnCount: Int, countedColumns: UInt64
     ) throws(FTS5FormatError) {
-        if !isWantedEntry && countedColumns == UInt64.max >> (64 - columnCount) {
+        if !isWantedEntry && Self.searchesEveryColumn(countedColumns, of: columnCount) {
             if end > start { hits[hitsStart] = 1 } else { isResolved = false }
             return
         }
@@ -268,6 +268,14 @@ extension DoclistEntries: DoclistSink {
             countedColumns: countedColumns
         ) { column, count in hits[hitsStart + column] &+= count }
         if !hasHits(hitsStart / columnCount) { isResolved = false }
+    }
+
+    /// Whether `countedColumns` has the bit of each of `columnCount` columns: then every
+    /// position of a list is a hit, and a list that is not empty has one.
+    @inline(__always)
+    static func searchesEveryColumn(_ countedColumns: UInt64, of columnCount: Int) -> Bool {
+        // A masking shift: `columnCount` is 1 through 64, and `>>` would test for more.
+        countedColumns == UInt64.max &>> UInt64(truncatingIfNeeded: 64 - columnCount)
     }
 
     /// Calls `body` with each column of a position list that has hits and its bit set in

@@ -4,9 +4,9 @@ import FTSearchSQLite
 /// Scores the rows of a plan whose one match phrase drives the walk (one token, prefix or
 /// exact matching: `"a"*` with its signals) while that phrase's doclist is decoded, without
 /// keeping its entries: each entry's hits are counted per column, and the row goes to the
-/// collector's one-phrase verdict (``FTS5RankCollector/endRow(rowid:hits:signals:readSize:)``)
-/// with what the signal phrases that hit it say (decoded before, see ``DoclistRanking``), as
-/// the walk hands it over. A one-letter prefix's hundreds of thousands of entries are then never
+/// collector's one-phrase verdict (``FTS5RankCollector/endRow(rowid:hits:tier:readSize:)``)
+/// with the tier the signal phrases that hit it give (decoded before, see
+/// ``DoclistRanking``), as the walk hands it over. A one-letter prefix's hundreds of thousands of entries are then never
 /// written to memory and read back.
 ///
 /// Only a doclist whose rowids ascend through every segment, read oldest first, can be scored
@@ -90,14 +90,32 @@ final class StreamedRowScorer: DoclistSink {
         return 0
     }
 
-    /// Counts the entry's hits and scores its row, unless it has none in the columns searched
-    /// (a delete marker, or hits only elsewhere) or lies outside the rows asked for. Throws
-    /// to stop the decoding: out of order, a row without a size, or a cancelled search.
+    /// Counts the entry's hits and scores its row, unless it lies outside the rows asked for
+    /// or has no hits in the columns searched (a delete marker, or hits only elsewhere). When
+    /// every column is searched, any position is a hit, and a row whose tier alone leaves it
+    /// out (see ``FTS5RankCollector/endRowIfLeftOut(byTier:)``) is counted without decoding
+    /// its positions: most rows of a one-letter prefix are. Throws to stop the decoding: out
+    /// of order, a row without a size, or a cancelled search.
     func takePositions(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry: Int,
         columnCount: Int, countedColumns: UInt64
     ) throws(FTS5FormatError) {
         guard !isOutOfOrder else { throw FTS5FormatError(reason: "rowids out of segment order") }
+        guard end > start, rows.contains(rowid) else { return }
+        rowsScored &+= 1
+        if rowsScored & 4095 == 0, interruptCheck?.shouldInterrupt() == true {
+            throw FTS5FormatError(reason: "interrupted")
+        }
+        var signals: FTS5RankCollector.Signals = []
+        for index in lists.indices where lists[index].hits(rowid) {
+            signals.formUnion(lists[index].kinds)
+        }
+        let tier = collector.onePhraseTier(signals)
+        if DoclistEntries.searchesEveryColumn(countedColumns, of: columnCount),
+            collector.endRowIfLeftOut(byTier: tier)
+        {
+            return
+        }
         // `hits` is all zeros between entries: each count is zeroed as it is handed over (a
         // scorer that threw is not used again).
         var isHit = false
@@ -109,22 +127,10 @@ final class StreamedRowScorer: DoclistSink {
             isHit = true
         }
         guard isHit else { return }
-        guard rows.contains(rowid) else {
-            for column in 0..<columnCount where hits[column] != 0 { hits[column] = 0 }
-            return
-        }
-        rowsScored &+= 1
-        if rowsScored & 4095 == 0, interruptCheck?.shouldInterrupt() == true {
-            throw FTS5FormatError(reason: "interrupted")
-        }
-        var signals: FTS5RankCollector.Signals = []
-        for index in lists.indices where lists[index].hits(rowid) {
-            signals.formUnion(lists[index].kinds)
-        }
         // A row without a size is not FTS5's: let its cursor rank the plan.
         guard
             collector.endRow(
-                rowid: rowid, hits: hits, signals: signals, readSize: DoclistRanking.noSize)
+                rowid: rowid, hits: hits, tier: tier, readSize: DoclistRanking.noSize)
                 == SQLITE_OK
         else {
             throw FTS5FormatError(reason: "row size")
