@@ -484,9 +484,9 @@ final class FTS5RankCollector {
         onePhraseTiers[signals.rawValue]
     }
 
-    /// Ends the current row of a plan of one token and one match phrase when its `tier` alone
-    /// leaves it out, below the threshold's: counts it and returns true, its hits never
-    /// needed. False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
+    /// Ends the current row when its `tier` alone leaves it out, below the threshold's: counts
+    /// it and returns true, its hits never needed (a one-word search then reads none of its
+    /// positions). False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
     @inline(__always)
     func endRowIfLeftOut(byTier tier: Int) -> Bool {
         guard tier < leastTier else { return false }
@@ -537,20 +537,15 @@ final class FTS5RankCollector {
         rowid: Int64, tier: Int, leastSize: Int, frequency: Double,
         readSize fallbackSize: (inout Int32) -> Int32, score: (Double) -> Double
     ) -> Int32 {
+        if endRowIfLeftOut(byTier: tier) { return SQLITE_OK }
         total += 1
-        if let least = threshold {
-            if tier < least.tier {
-                leaveOut(tier: tier, value: .infinity)
+        // A smaller size gives a higher score. The margin keeps rows that could tie after the
+        // IDF.
+        if let least = threshold, tier == least.tier {
+            let bound = score(Double(leastSize))
+            if bound < least.value * (1 - 1e-9) {
+                leaveOut(tier: tier, value: bound)
                 return SQLITE_OK
-            }
-            // A smaller size gives a higher score. The margin keeps rows that could tie after
-            // the IDF.
-            if tier == least.tier {
-                let bound = score(Double(leastSize))
-                if bound < least.value * (1 - 1e-9) {
-                    leaveOut(tier: tier, value: bound)
-                    return SQLITE_OK
-                }
             }
         }
         var size: Int32 = 0
