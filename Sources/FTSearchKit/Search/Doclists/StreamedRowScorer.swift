@@ -6,8 +6,8 @@ import FTSearchSQLite
 /// keeping its entries: each entry's hits are counted per column, and the row goes to the
 /// collector's one-phrase verdict (``FTS5RankCollector/endRow(rowid:hits:tier:readSize:)``)
 /// with the tier the signal phrases that hit it give (decoded before, see
-/// ``DoclistRanking``), as the walk hands it over. A one-letter prefix's hundreds of thousands of entries are then never
-/// written to memory and read back.
+/// ``DoclistRanking``), as the walk hands it over. A one-letter prefix's hundreds of thousands
+/// of entries are then never written to memory and read back.
 ///
 /// Only a doclist whose rowids ascend through every segment, read oldest first, can be scored
 /// so: then no entry hides another (a bulk import's segments are so). The first rowid out of
