@@ -85,6 +85,49 @@ import FTSearchSQLite
         #expect(try index.check().isEmpty)
     }
 
+    /// The size of row `id` that a new reader on `index`'s connection reads in a read
+    /// transaction (kept blocks are used there only).
+    private static func sizeInReadTransaction(of id: Int64, on index: SearchIndex) throws -> UInt8? {
+        try index.database.readingOneVersion {
+            _ = try index.database.fetchInt(sql: "SELECT count(*) FROM people_fts_sizes")
+            return RowSizeReader(database: index.database, table: "people_fts_sizes")
+                .byte(ofRow: id)
+        }
+    }
+
+    @Test func keptBlocksGiveWayToEveryCommitOfEitherConnection() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try SearchIndex.temporary(in: directory)
+        try writer.importPeople(
+            (0..<3000).map { ("Ann", "Lee \($0)", $0 % 10 == 0 ? "Acme" : "Beta") })
+        let reader = try SearchIndex(path: writer.path)
+        let id: Int64 = 2501  // an Acme
+        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 4)
+        // Kept now: a second read of this version finds it without the table.
+        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 4)
+        // Another connection commits.
+        try writer.update(Person.self, id: id) { $0.company = "Acme Widgets Ltd" }
+        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 6)
+        // This connection commits.
+        try reader.update(Person.self, id: id) { $0.company = "Acme" }
+        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 4)
+        // Inside a write transaction the kept blocks are not read: its change shows at once.
+        try reader.database.execute(sql: "BEGIN IMMEDIATE")
+        try reader.database.execute(
+            sql: "UPDATE people SET company = 'Acme and Sons' WHERE id = ?1", arguments: [id])
+        let pending = RowSizeReader(database: reader.database, table: "people_fts_sizes")
+        #expect(pending.byte(ofRow: id) == 6)
+        pending.close()  // an open blob handle would keep the connection on this version
+        try reader.database.execute(sql: "ROLLBACK")
+        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 4)
+        // And a search on the reader after another connection's write ranks as FTS5 does.
+        try writer.update(Person.self, id: id) { $0.company = "Acme Acme" }
+        reader.keepsExpensiveRankings = false
+        let request = SearchRequest(text: "acme", kinds: .people, limit: 5)
+        #expect(try reader.search(request) == (try reader.referenceSearch(request)))
+        #expect(try reader.search(request).hits.first?.record.id == id)
+    }
+
     @Test func migrationTenFillsTheSizesOfStoredRows() throws {
         let database = try Database(path: ":memory:")
         try database.registerSearchExtensions()
