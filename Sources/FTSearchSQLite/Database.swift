@@ -136,26 +136,13 @@ package final class Database {
     /// The value of type `T` kept for this connection, made by `make` the first time it is
     /// asked for: a cache of what this connection reads, which lives as long as the connection
     /// and, like it, is used on one thread at a time. Telling when it is out of date is its
-    /// owner's (see ``dataVersionInReadTransaction``).
+    /// owner's.
     package func kept<T: AnyObject>(_ type: T.Type = T.self, orMake make: () -> T) -> T {
         let key = ObjectIdentifier(type)
         if let value = keptValues[key] as? T { return value }
         let value = make()
         keptValues[key] = value
         return value
-    }
-
-    /// The main database's data version while this connection is in a read transaction (one
-    /// that has not written): a number that changes whenever the database's content does, by
-    /// this connection's commits or another's (`SQLITE_FCNTL_DATA_VERSION`,
-    /// https://sqlite.org/c3ref/c_fcntl_begin_atomic_write.html#sqlitefcntldataversion).
-    /// Nil outside a transaction, whose next read may see another version, and in a write
-    /// transaction, whose changes count only once committed.
-    package var dataVersionInReadTransaction: UInt32? {
-        guard sqlite3_txn_state(handle, "main") == SQLITE_TXN_READ else { return nil }
-        var version: UInt32 = 0
-        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
-        return code == SQLITE_OK ? version : nil
     }
 
     // MARK: Statements

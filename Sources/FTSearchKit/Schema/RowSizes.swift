@@ -109,7 +109,7 @@ struct RowSizes {
 
     /// Whether every indexed row's byte is the one its `%_docsize` entry gives.
     func isConsistent(in database: Database) throws -> Bool {
-        let reader = RowSizeReader(database: database, table: table, keepsBlocks: false)
+        let reader = RowSizeReader(database: database, sizes: self, keepsBlocks: false)
         var isConsistent = true
         try database.makeStatement(sql: "SELECT id, sz FROM \(docsize) ORDER BY id").forEachRow {
             row in

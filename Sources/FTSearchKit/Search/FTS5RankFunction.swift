@@ -112,23 +112,23 @@ final class FTS5RankCollector {
     private var sizeSource: (database: Database, table: String)?
     private var sizeBlob: OpaquePointer?
     /// The index's one-byte row sizes (see ``RowSizes``), read before the docsize table.
-    private let rowSizes: RowSizeReader?
+    private let rowSizeReader: RowSizeReader?
 
     /// What it was made with, for ``emptyCopy()``.
     private let arguments:
-        (plan: MatchPlan, database: Database?, sizeTable: String?, rowSizesTable: String?)
+        (plan: MatchPlan, database: Database?, sizeTable: String?, rowSizes: RowSizes?)
 
     /// The plan whose matches it ranks.
     var plan: MatchPlan { arguments.plan }
 
     init(
         plan: MatchPlan, capacity: Int, database: Database? = nil, sizeTable: String? = nil,
-        rowSizesTable: String? = nil
+        rowSizes: RowSizes? = nil
     ) {
-        arguments = (plan, database, sizeTable, rowSizesTable)
+        arguments = (plan, database, sizeTable, rowSizes)
         if let database, let sizeTable { sizeSource = (database, sizeTable) }
-        rowSizes = database.flatMap { database in
-            rowSizesTable.map { RowSizeReader(database: database, table: $0) }
+        rowSizeReader = database.flatMap { database in
+            rowSizes.map { RowSizeReader(database: database, sizes: $0) }
         }
         precondition(plan.tokenCount > 0 && plan.matchPhraseCount > 0 && capacity > 0)
         tokenCount = plan.tokenCount
@@ -157,7 +157,7 @@ final class FTS5RankCollector {
     func emptyCopy() -> FTS5RankCollector {
         FTS5RankCollector(
             plan: arguments.plan, capacity: capacity, database: arguments.database,
-            sizeTable: arguments.sizeTable, rowSizesTable: arguments.rowSizesTable)
+            sizeTable: arguments.sizeTable, rowSizes: arguments.rowSizes)
     }
 
     deinit {
@@ -549,7 +549,7 @@ final class FTS5RankCollector {
             }
         }
         var size: Int32 = 0
-        if let byte = rowSizes?.byte(ofRow: rowid), byte != RowSizes.unknown {
+        if let byte = rowSizeReader?.byte(ofRow: rowid), byte != RowSizes.unknown {
             size = Int32(byte)
         } else if !readSize(ofRow: rowid, into: &size) {
             let code = fallbackSize(&size)
@@ -635,7 +635,7 @@ final class FTS5RankCollector {
 
     /// Closes the blob handle; called when the query is done.
     func closeSizeReader() {
-        rowSizes?.close()
+        rowSizeReader?.close()
         if let sizeBlob { sqlite3_blob_close(sizeBlob) }
         sizeBlob = nil
     }

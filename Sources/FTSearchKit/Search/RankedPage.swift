@@ -290,7 +290,7 @@ struct RankedPage {
         FTS5RankCollector(
             plan: plan, capacity: capacity, database: database,
             sizeTable: "\(plan.index)_docsize",
-            rowSizesTable: plan.index == plan.kind.indexName ? RowSizes(kind: plan.kind).table : nil
+            rowSizes: plan.index == plan.kind.indexName ? RowSizes(kind: plan.kind) : nil
         )
     }
 

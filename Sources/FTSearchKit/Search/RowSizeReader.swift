@@ -6,15 +6,18 @@ import FTSearchSQLite
 /// rowid order cost one blob move per 2,048 rows, and a plain memory read for the others.
 ///
 /// A reader that keeps blocks takes them from, and adds them to, its connection's
-/// ``RowSizeBlocks``, while the database is unchanged: then a connection's searches read each
-/// block once between two writes, not once a search (a one-letter prefix's rows are in every
-/// block, about 490 at a million people).
+/// ``RowSizeBlocks``, read in a read transaction: then a connection's searches read each block
+/// once between two changes to the word index, not once a search (a one-letter prefix's rows
+/// are in every block, about 490 at a million people).
 final class RowSizeReader {
     private let database: Database
-    private let table: String
-    /// The connection's kept blocks of `table`; nil for a reader that reads every block from
+    private let sizes: RowSizes
+    /// The connection's kept blocks of the table; nil for a reader that reads every block from
     /// the table (``RowSizes/isConsistent(in:)``, which checks the table itself).
     private let kept: RowSizeBlocks?
+    /// The word index's structure record, read at the first block (nil until then, and empty
+    /// when blocks are not kept in this transaction).
+    private var structure: [UInt8]?
     private var blob: OpaquePointer?
     /// The block whose bytes `bytes` points to, or that could not be read (then `isLoaded`
     /// is false).
@@ -25,10 +28,10 @@ final class RowSizeReader {
     private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: RowSizes.rowsPerBlock)
     private var isLoaded = false
 
-    init(database: Database, table: String, keepsBlocks: Bool = true) {
+    init(database: Database, sizes: RowSizes, keepsBlocks: Bool = true) {
         self.database = database
-        self.table = table
-        kept = keepsBlocks ? database.kept(RowSizeBlocks.Tables.self) { .init() }[table] : nil
+        self.sizes = sizes
+        kept = keepsBlocks ? database.kept(RowSizeBlocks.Tables.self) { .init() }[sizes.table] : nil
         bytes = UnsafePointer(buffer)
     }
 
@@ -45,13 +48,14 @@ final class RowSizeReader {
         return isLoaded ? bytes[Int(rowid & Int64(RowSizes.rowsPerBlock - 1))] : nil
     }
 
-    /// Points `bytes` at block `wanted`: a kept one of this version of the database, else the
-    /// block read whole (2 KiB copied once is cheaper than a blob read per row), and kept.
+    /// Points `bytes` at block `wanted`: one kept at this structure of the word index, else
+    /// the block read whole (2 KiB copied once is cheaper than a blob read per row), and kept.
     private func load(_ wanted: Int64) {
         block = wanted
         isLoaded = false
-        let version = kept == nil ? nil : database.dataVersionInReadTransaction
-        if let kept, let version, let bytes = kept.block(wanted, version: version) {
+        if kept != nil, structure == nil { structure = keptStructure() }
+        let structure = structure ?? []
+        if let kept, !structure.isEmpty, let bytes = kept.block(wanted, structure: structure) {
             self.bytes = bytes
             isLoaded = true
             return
@@ -61,7 +65,7 @@ final class RowSizeReader {
             guard sqlite3_blob_reopen(blob, wanted) == SQLITE_OK else { return close() }
         } else {
             guard
-                sqlite3_blob_open(database.handle, "main", table, "sizes", wanted, 0, &blob)
+                sqlite3_blob_open(database.handle, "main", sizes.table, "sizes", wanted, 0, &blob)
                     == SQLITE_OK
             else { return close() }
         }
@@ -72,9 +76,19 @@ final class RowSizeReader {
         else { return }
         isLoaded = true
         bytes = UnsafePointer(buffer)
-        if let kept, let version {
-            bytes = kept.keep(wanted, copying: buffer, version: version)
+        if let kept, !structure.isEmpty {
+            bytes = kept.keep(wanted, copying: buffer, structure: structure)
         }
+    }
+
+    /// The word index's structure record, which tells kept blocks of this version of the index
+    /// (see ``IndexStructure``): every write that changes a row's size changes the index too.
+    /// Empty, so that nothing is kept or read from what was kept, outside a read transaction
+    /// (the record and the blocks could then be of two versions) and in a write transaction
+    /// (whose uncommitted changes FTS5 may not have written to the record yet).
+    private func keptStructure() -> [UInt8] {
+        guard sqlite3_txn_state(database.handle, "main") == SQLITE_TXN_READ else { return [] }
+        return (try? IndexStructure.record(ofIndexNamed: sizes.kind.indexName, in: database)) ?? []
     }
 
     /// Closes the blob handle; the next read opens another.
@@ -84,13 +98,13 @@ final class RowSizeReader {
     }
 }
 
-/// The blocks of one ``RowSizes`` table that a connection read, kept for as long as the
-/// database's data version (``FTSearchSQLite/Database/dataVersionInReadTransaction``) stays
-/// the one they were read at: any commit, by this connection or another, drops them. Used on
-/// its connection's thread only, as the connection is.
+/// The blocks of one ``RowSizes`` table that a connection read, kept for as long as the word
+/// index's structure record (see ``IndexStructure``) stays the one they were read at: any
+/// change to the index, by this connection or another, drops them. Used on its connection's
+/// thread only, as the connection is.
 final class RowSizeBlocks {
-    /// The data version the blocks were read at.
-    private var version: UInt32?
+    /// The structure record the blocks were read at.
+    private var structure: [UInt8] = []
     private var blocks: [Int64: UnsafeMutablePointer<UInt8>] = [:]
     /// At most this many blocks are kept (64 MiB, a table of 67 million rows); past it, the
     /// blocks kept so far are dropped.
@@ -98,19 +112,19 @@ final class RowSizeBlocks {
 
     deinit { dropAll() }
 
-    /// Block `number` if it was kept at `version`.
-    func block(_ number: Int64, version: UInt32) -> UnsafePointer<UInt8>? {
-        guard version == self.version else { return nil }
+    /// Block `number` if it was kept at `structure`.
+    func block(_ number: Int64, structure: [UInt8]) -> UnsafePointer<UInt8>? {
+        guard structure == self.structure else { return nil }
         return blocks[number].map { UnsafePointer($0) }
     }
 
-    /// Keeps a copy of block `number`, read at `version`, and returns it.
-    func keep(_ number: Int64, copying bytes: UnsafePointer<UInt8>, version: UInt32)
+    /// Keeps a copy of block `number`, read at `structure`, and returns it.
+    func keep(_ number: Int64, copying bytes: UnsafePointer<UInt8>, structure: [UInt8])
         -> UnsafePointer<UInt8>
     {
-        if version != self.version || blocks.count >= Self.mostKept {
+        if structure != self.structure || blocks.count >= Self.mostKept {
             dropAll()
-            self.version = version
+            self.structure = structure
         }
         let copy = blocks[number] ?? .allocate(capacity: RowSizes.rowsPerBlock)
         copy.update(from: bytes, count: RowSizes.rowsPerBlock)
