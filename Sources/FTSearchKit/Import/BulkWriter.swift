@@ -222,8 +222,8 @@ final class BulkWriter {
                 try database.makeStatement(sql: sql).execute([highestIDBefore])
             }
         }
-        if sync.indexes.contains(.words(of: kind)) {
-            try RowSizes(kind: kind).rebuildImported(above: highestIDBefore, in: database)
+        for sizes in sync.sizes {
+            try sizes.rebuildImported(above: highestIDBefore, in: database)
         }
         for index in droppedIndexes {
             try database.execute(sql: index.sql)

@@ -4,7 +4,7 @@ import FTSearchSQLite
 extension SearchIndex {
     /// Runs SQLite's `integrity_check` (https://sqlite.org/pragma.html#pragma_integrity_check)
     /// and FTS5's `integrity-check` of every index against its content table, and compares
-    /// each word index's row sizes table with the index.
+    /// each index's row sizes table with the index.
     ///
     /// FTS5 checks an index through a write statement, so a database this process can only
     /// read has its indexes checked in a private temporary copy (https://sqlite.org/backup.html).
@@ -21,9 +21,8 @@ extension SearchIndex {
             for index in sync.indexes where try !isConsistent(index, of: sync, in: indexes) {
                 problems.append(.indexMismatch(index: index.name, table: kind.tableName))
             }
-            let sizes = RowSizes(kind: kind)
-            if try !sizes.isConsistent(in: database) {
-                problems.append(.rowSizesMismatch(table: sizes.table, index: kind.indexName))
+            for sizes in sync.sizes where try !sizes.isConsistent(in: database) {
+                problems.append(.rowSizesMismatch(table: sizes.table, index: sizes.index.name))
             }
         }
         return problems
@@ -49,15 +48,16 @@ extension SearchIndex {
     }
 
     /// Rebuilds every full-text index from its content table, and the row sizes from the
-    /// rebuilt word indexes, in one transaction.
+    /// rebuilt indexes, in one transaction.
     ///
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
     public func rebuild() throws {
         try requireWriteAccess(for: "rebuild the indexes")
         try database.inTransaction(.immediate) {
             for kind in Kind.allCases {
-                try database.execute(sql: try IndexSync(kind: kind, in: database).rebuildSQL)
-                try RowSizes(kind: kind).rebuildAll(in: database)
+                let sync = try IndexSync(kind: kind, in: database)
+                try database.execute(sql: sync.rebuildSQL)
+                for sizes in sync.sizes { try sizes.rebuildAll(in: database) }
             }
         }
     }

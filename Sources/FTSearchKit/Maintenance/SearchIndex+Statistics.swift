@@ -23,11 +23,12 @@ extension SearchIndex {
             substringIndexSizes: substringIndexSizes)
     }
 
-    /// The bytes of the pages of `index`'s tables (https://sqlite.org/dbstat.html).
+    /// The bytes of the pages of `index`'s tables and its row sizes
+    /// (https://sqlite.org/dbstat.html).
     private func sizeInBytes(of index: FullTextIndex) throws -> Int {
         let pages = try database.makeStatement(
             sql: "SELECT sum(pgsize) FROM dbstat WHERE name = ?1 AND aggregate = TRUE")
-        return try index.shadowTables.reduce(0) { total, table in
+        return try (index.shadowTables + [index.sizesTable]).reduce(0) { total, table in
             total + (try pages.firstRow([table]) { $0.int(at: 0) } ?? 0)
         }
     }

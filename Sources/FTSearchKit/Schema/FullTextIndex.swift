@@ -15,6 +15,9 @@ struct FullTextIndex: Sendable, Equatable {
     /// row's token counts, and settings.
     var shadowTables: [String] { ["_data", "_idx", "_docsize", "_config"].map { name + $0 } }
 
+    /// The table of its rows' sizes, one byte a row (see ``RowSizes``).
+    var sizesTable: String { name + "_sizes" }
+
     /// The word index: ftsearch's folding tokenizer, with prefix indexes on 1, 2 and 3
     /// characters so that short prefixes are fast.
     static func words(of kind: Kind) -> FullTextIndex {

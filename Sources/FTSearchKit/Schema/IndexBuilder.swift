@@ -15,16 +15,20 @@ struct IndexBuilder {
     }
 
     /// Those of `targets` that the database does not have, and with `replacingOutdated` also
-    /// those it has with other options than ``FullTextIndex`` gives today (a substring index
-    /// built before it had prefix indexes): such an index finds exactly what today's does, only
-    /// slower, so it is worth replacing only where the database can be written.
+    /// those it has as an earlier ftsearch built them: with other options than
+    /// ``FullTextIndex`` gives today (a substring index built before it had prefix indexes), or
+    /// without their row sizes (see ``RowSizes``). Such an index finds exactly what today's
+    /// does, only slower, so it is worth replacing only where the database can be written.
     func missing(from targets: [Target], replacingOutdated: Bool) throws -> [Target] {
         let statement = try database.cachedStatement(
             sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1")
         return try targets.filter { target in
             guard let definition = try statement.firstRow([target.index.name], { $0.text(at: 0) })
             else { return true }
-            return replacingOutdated && !(definition ?? "").containsBytes(of: target.index.options)
+            let sizes = RowSizes(of: target.index, kind: target.kind)
+            let hasSizes = try statement.firstRow([sizes.table]) { _ in true } ?? false
+            return replacingOutdated
+                && (!(definition ?? "").containsBytes(of: target.index.options) || !hasSizes)
         }
     }
 
@@ -48,6 +52,9 @@ struct IndexBuilder {
         try Reindexer(database: database).indexAllRows(of: fills) { done, _ in
             progress.recordsDone = done
             onProgress(progress)
+        }
+        for fill in fills {
+            for sizes in fill.sizes { try sizes.rebuildAll(in: database) }
         }
         for kind in Kind.allCases where indexes.contains(where: { $0.kind == kind }) {
             let sync = try IndexSync(kind: kind, in: database)

@@ -16,23 +16,35 @@ import FTSearchSQLite
 struct IndexSync {
     let kind: Kind
     let indexes: [FullTextIndex]
+    /// The row sizes kept of `indexes` (see ``RowSizes``): of each, but a substring index that
+    /// an earlier ftsearch built without them (the next substring search that may write
+    /// builds it again, see ``IndexBuilder``).
+    let sizes: [RowSizes]
 
     /// The sync of the indexes `kind` has in `database`: its word index, and its substring
-    /// index when it has been built.
+    /// index when it has been built; with the row sizes tables they have.
     init(kind: Kind, in database: Database) throws {
         let statement = try database.cachedStatement(
             sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1")
-        let existing = try FullTextIndex.all(of: kind).filter { index in
-            try statement.firstRow([index.name]) { _ in true } ?? false
+        func exists(_ table: String) throws -> Bool {
+            try statement.firstRow([table]) { _ in true } ?? false
         }
-        self.init(kind: kind, indexes: existing)
+        let existing = try FullTextIndex.all(of: kind).filter { try exists($0.name) }
+        self.init(
+            kind: kind, indexes: existing,
+            sizes: try existing.map { RowSizes(of: $0, kind: kind) }.filter { try exists($0.table) })
     }
 
-    /// The sync of exactly `indexes`, whatever the database has now (for the index builder,
-    /// which fills or drops one index before or after it exists).
+    /// The sync of exactly `indexes`, each with its row sizes, whatever the database has now
+    /// (for the index builder, which fills or drops one index before or after it exists).
     init(kind: Kind, indexes: [FullTextIndex]) {
+        self.init(kind: kind, indexes: indexes, sizes: indexes.map { RowSizes(of: $0, kind: kind) })
+    }
+
+    private init(kind: Kind, indexes: [FullTextIndex], sizes: [RowSizes]) {
         self.kind = kind
         self.indexes = indexes
+        self.sizes = sizes
     }
 
     private var table: String { kind.tableName }
@@ -42,7 +54,7 @@ struct IndexSync {
         kind.searchableFields.map { "\(prefix).\($0)" }.joined(separator: ", ")
     }
 
-    /// Creates the FTS5 tables.
+    /// Creates the FTS5 tables and their row sizes tables.
     var createIndexesSQL: String {
         indexes.map { index in
             """
@@ -52,17 +64,16 @@ struct IndexSync {
                 \(index.options)
             );
             """
-        }.joined(separator: "\n")
+        }.joined(separator: "\n") + sizes.map(\.createTableSQL).joined()
     }
 
-    /// The triggers: each write tells every index, and an indexed row's size goes to the
-    /// kind's ``RowSizes``.
+    /// The triggers: each write tells every index, and an indexed row's size goes to each
+    /// index's ``RowSizes``.
     var createTriggersSQL: String {
-        let sizes = indexes.contains(.words(of: kind)) ? [RowSizes(kind: kind).recordRowSQL] : []
         let insert =
             (indexes.map {
                 "INSERT INTO \($0.name)(rowid, \(columns)) VALUES (new.id, \(prefixed("new")));"
-            } + sizes).joined(separator: "\n    ")
+            } + sizes.map(\.recordRowSQL)).joined(separator: "\n    ")
         let delete = indexes.map {
             "INSERT INTO \($0.name)(\($0.name), rowid, \(columns)) VALUES ('delete', old.id, \(prefixed("old")));"
         }.joined(separator: "\n    ")
@@ -88,8 +99,10 @@ struct IndexSync {
         """
     }
 
+    /// Drops the FTS5 tables and their row sizes tables.
     var dropIndexesSQL: String {
-        indexes.map { "DROP TABLE \($0.name);" }.joined(separator: "\n")
+        (indexes.map { "DROP TABLE \($0.name);" } + sizes.map(\.dropTableSQL))
+            .joined(separator: "\n")
     }
 
     /// Removes row `?1` (as it is now in the content table) from each index: one statement each.
@@ -139,7 +152,7 @@ struct IndexSync {
     var deleteAllSQL: String {
         (["DELETE FROM \(table);"]
             + indexes.map { "INSERT INTO \($0.name)(\($0.name)) VALUES ('delete-all');" }
-            + (indexes.contains(.words(of: kind)) ? [RowSizes(kind: kind).deleteAllSQL] : []))
+            + sizes.map(\.deleteAllSQL))
             .joined(separator: "\n")
     }
 

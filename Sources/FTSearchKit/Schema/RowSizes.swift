@@ -1,8 +1,10 @@
 import FTSearchSQLite
 
-/// The token count of every row of a kind's word index, one byte a row, so that ranking reads a
-/// row's size without a b-tree seek into FTS5's `%_docsize` table per row.
+/// The token count of every row of one of a kind's indexes, one byte a row, so that ranking
+/// reads a row's size without a b-tree seek into FTS5's `%_docsize` table per row.
 ///
+/// Each index has its table, named after it: `people_fts_sizes` for the word index (migration
+/// 10), `people_substring_sizes` for the substring index (made with it, see ``IndexSync``).
 /// `people_fts_sizes(block, sizes)` holds rows `block << 11 ..< (block + 1) << 11`, one byte
 /// each at offset `id & 2047`: the row's total token count when every column has fewer than
 /// 128 tokens (one varint byte each in `%_docsize`) and the total is below 255, else 255, which
@@ -15,6 +17,16 @@ import FTSearchSQLite
 /// indexed row's byte with `%_docsize` and `rebuild` makes the table again.
 struct RowSizes {
     let kind: Kind
+    /// The index whose rows' sizes these are.
+    let index: FullTextIndex
+
+    init(of index: FullTextIndex, kind: Kind) {
+        self.kind = kind
+        self.index = index
+    }
+
+    /// The sizes of `kind`'s word index.
+    static func words(of kind: Kind) -> RowSizes { RowSizes(of: .words(of: kind), kind: kind) }
 
     /// Rows per block, as a shift: `id >> 11` is the block, `id & 2047` the offset.
     static let blockShift: Int64 = 11
@@ -22,8 +34,8 @@ struct RowSizes {
     /// The byte of a row whose size must be read from `%_docsize`.
     static let unknown: UInt8 = 255
 
-    var table: String { kind.indexName + "_sizes" }
-    private var docsize: String { kind.indexName + "_docsize" }
+    var table: String { index.sizesTable }
+    private var docsize: String { index.name + "_docsize" }
     private var columnCount: Int { kind.searchableFields.count }
 
     /// The byte of a row whose `%_docsize` blob is `sizes` (one varint per column).
@@ -53,6 +65,12 @@ struct RowSizes {
         let text = String(value, radix: 16, uppercase: true)
         return text.count == 1 ? "0" + text : text
     }
+
+    var createTableSQL: String {
+        "CREATE TABLE IF NOT EXISTS \(table)(block INTEGER PRIMARY KEY, sizes BLOB NOT NULL);"
+    }
+
+    var dropTableSQL: String { "DROP TABLE IF EXISTS \(table);" }
 
     var deleteAllSQL: String { "DELETE FROM \(table);" }
 

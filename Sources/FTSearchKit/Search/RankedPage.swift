@@ -290,7 +290,9 @@ struct RankedPage {
         FTS5RankCollector(
             plan: plan, capacity: capacity, database: database,
             sizeTable: "\(plan.index)_docsize",
-            rowSizes: plan.index == plan.kind.indexName ? RowSizes(kind: plan.kind) : nil
+            rowSizes: FullTextIndex.all(of: plan.kind).first { $0.name == plan.index }.map {
+                RowSizes(of: $0, kind: plan.kind)
+            }
         )
     }
 

@@ -7,15 +7,15 @@ import FTSearchSQLite
 ///
 /// A reader that keeps blocks takes them from, and adds them to, its connection's
 /// ``RowSizeBlocks``, read in a read transaction: then a connection's searches read each block
-/// once between two changes to the word index, not once a search (a one-letter prefix's rows
-/// are in every block, about 490 at a million people).
+/// once between two changes to the index, not once a search (a one-letter prefix's rows are
+/// in every block, about 490 at a million people).
 final class RowSizeReader {
     private let database: Database
     private let sizes: RowSizes
     /// The connection's kept blocks of the table; nil for a reader that reads every block from
     /// the table (``RowSizes/isConsistent(in:)``, which checks the table itself).
     private let kept: RowSizeBlocks?
-    /// The word index's structure record, read at the first block (nil until then, and empty
+    /// The index's structure record, read at the first block (nil until then, and empty
     /// when blocks are not kept in this transaction).
     private var structure: [UInt8]?
     private var blob: OpaquePointer?
@@ -48,7 +48,7 @@ final class RowSizeReader {
         return isLoaded ? bytes[Int(rowid & Int64(RowSizes.rowsPerBlock - 1))] : nil
     }
 
-    /// Points `bytes` at block `wanted`: one kept at this structure of the word index, else
+    /// Points `bytes` at block `wanted`: one kept at this structure of the index, else
     /// the block read whole (2 KiB copied once is cheaper than a blob read per row), and kept.
     private func load(_ wanted: Int64) {
         block = wanted
@@ -81,14 +81,14 @@ final class RowSizeReader {
         }
     }
 
-    /// The word index's structure record, which tells kept blocks of this version of the index
-    /// (see ``IndexStructure``): every write that changes a row's size changes the index too.
+    /// The index's structure record, which tells kept blocks of this version of the index (see
+    /// ``IndexStructure``): every write that changes a row's size changes the index too.
     /// Empty, so that nothing is kept or read from what was kept, outside a read transaction
     /// (the record and the blocks could then be of two versions) and in a write transaction
     /// (whose uncommitted changes FTS5 may not have written to the record yet).
     private func keptStructure() -> [UInt8] {
         guard sqlite3_txn_state(database.handle, "main") == SQLITE_TXN_READ else { return [] }
-        return (try? IndexStructure.record(ofIndexNamed: sizes.kind.indexName, in: database)) ?? []
+        return (try? IndexStructure.record(ofIndexNamed: sizes.index.name, in: database)) ?? []
     }
 
     /// Closes the blob handle; the next read opens another.
@@ -98,7 +98,7 @@ final class RowSizeReader {
     }
 }
 
-/// The blocks of one ``RowSizes`` table that a connection read, kept for as long as the word
+/// The blocks of one ``RowSizes`` table that a connection read, kept for as long as its
 /// index's structure record (see ``IndexStructure``) stays the one they were read at: any
 /// change to the index, by this connection or another, drops them. Used on its connection's
 /// thread only, as the connection is.

@@ -19,14 +19,23 @@ import FTSearchSQLite
 
     private static let names = ["Ann", "Anna", "Bo", "Al", "Andersen", "Müller", "Smith", ""]
 
+    /// Every index's sizes equal its docsize table, and prefix and substring searches (whose
+    /// fast plans read them) rank as the reference plan.
     private static func expectExact(_ index: SearchIndex, _ context: String) throws {
-        #expect(try RowSizes(kind: .people).isConsistent(in: index.database), "\(context)")
-        #expect(try RowSizes(kind: .animals).isConsistent(in: index.database), "\(context)")
+        for kind in Kind.allCases {
+            let sizes = try IndexSync(kind: kind, in: index.database).sizes
+            #expect(sizes.count == 2, "\(context): the word and the substring index's")
+            for sizes in sizes {
+                #expect(try sizes.isConsistent(in: index.database), "\(context), \(sizes.table)")
+            }
+        }
         #expect(try index.check().isEmpty, "\(context)")
-        for text in ["a", "an", "ann", "acme", "a f", "bo fil"] {
-            let request = SearchRequest(text: text, kinds: .all, limit: 20)
-            let fast = try index.search(request)
-            #expect(fast == (try index.referenceSearch(request)), "\(context), \(text)")
+        for text in ["a", "an", "ann", "acme", "a f", "bo fil", "ille"] {
+            for match in [MatchMode.prefix, .substring] {
+                let request = SearchRequest(text: text, kinds: .all, limit: 20, match: match)
+                let fast = try index.search(request)
+                #expect(fast == (try index.referenceSearch(request)), "\(context), \(text)")
+            }
         }
     }
 
@@ -48,6 +57,7 @@ import FTSearchSQLite
         )
         try index.importPeople((0..<400).map { _ in person() } + [huge])
         try index.importAnimals(Self.names.filter { !$0.isEmpty })
+        try index.prepareIndexes(for: SearchRequest(text: "a", kinds: .all, match: .substring))
         try Self.expectExact(index, "seed \(seed), after the first import")
         for step in 0..<TestSettings.iterations(25) {
             let ids = try index.findAll(Person.self).compactMap(\.id)
@@ -90,7 +100,7 @@ import FTSearchSQLite
     private static func sizeInReadTransaction(of id: Int64, on index: SearchIndex) throws -> UInt8? {
         try index.database.readingOneVersion {
             _ = try index.database.fetchInt(sql: "SELECT count(*) FROM people_fts_sizes")
-            return RowSizeReader(database: index.database, sizes: RowSizes(kind: .people))
+            return RowSizeReader(database: index.database, sizes: RowSizes.words(of: .people))
                 .byte(ofRow: id)
         }
     }
@@ -119,7 +129,7 @@ import FTSearchSQLite
         try reader.database.execute(sql: "BEGIN IMMEDIATE")
         try reader.database.execute(
             sql: "UPDATE people SET company = 'Acme and Sons' WHERE id = ?1", arguments: [id])
-        let pending = RowSizeReader(database: reader.database, sizes: RowSizes(kind: .people))
+        let pending = RowSizeReader(database: reader.database, sizes: RowSizes.words(of: .people))
         #expect(pending.byte(ofRow: id) == 6)
         pending.close()  // an open blob handle would keep the connection on this version
         try reader.database.execute(sql: "ROLLBACK")
@@ -130,6 +140,34 @@ import FTSearchSQLite
         let request = SearchRequest(text: "acme", kinds: .people, limit: 5)
         #expect(try reader.search(request) == (try reader.referenceSearch(request)))
         #expect(try reader.search(request).hits.first?.record.id == id)
+    }
+
+    @Test func aSubstringIndexBuiltWithoutSizesIsBuiltAgainWithThem() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        try index.importPeople([
+            ("Ann", "Smith", "Acme"), ("Hannah", "Jones", "Annex Ltd"), ("Bo", "Lee", "Nanna & Co"),
+        ])
+        let request = SearchRequest(text: "an", kinds: .people, limit: 20, match: .substring)
+        let expected = try index.referenceSearch(request)
+        #expect(try index.search(request) == expected)  // builds the index, with its sizes
+        // As an earlier ftsearch built it: without its sizes table, nor triggers writing it.
+        let sizes = RowSizes(of: .substrings(of: .people), kind: .people)
+        try index.database.execute(sql: sizes.dropTableSQL)
+        let sync = try IndexSync(kind: .people, in: index.database)
+        try index.database.execute(sql: sync.dropTriggersSQL + sync.createTriggersSQL)
+        #expect(sync.sizes.map(\.table) == ["people_fts_sizes"])
+        // Opened for reading, it is searched as it is, its sizes read from FTS5's docsize.
+        let reader = try SearchIndex(path: index.path, mode: .readOnly)
+        #expect(try reader.search(request) == expected)
+        #expect(try reader.check().isEmpty)
+        // The next substring search that may write builds it again, with them.
+        #expect(try index.search(request) == expected)
+        #expect(
+            try IndexSync(kind: .people, in: index.database).sizes.map(\.table)
+                == ["people_fts_sizes", "people_substring_sizes"])
+        #expect(try sizes.isConsistent(in: index.database))
+        #expect(try index.check().isEmpty)
     }
 
     @Test func migrationTenFillsTheSizesOfStoredRows() throws {
@@ -145,8 +183,8 @@ import FTSearchSQLite
                     """, arguments: [Int64(offset * 1000 - 1500), company])
         }
         try Schema.migrator.migrate(database)
-        #expect(try RowSizes(kind: .people).isConsistent(in: database))
-        let reader = RowSizeReader(database: database, sizes: RowSizes(kind: .people))
+        #expect(try RowSizes.words(of: .people).isConsistent(in: database))
+        let reader = RowSizeReader(database: database, sizes: RowSizes.words(of: .people))
         #expect(
             companies.indices.map { reader.byte(ofRow: Int64($0 * 1000 - 1500)) } == [2, 3, 5, 255])
     }

@@ -227,8 +227,10 @@ import FTSearchSQLite
                 let words = IndexSync(kind: kind, indexes: [.words(of: kind)])
                 let substrings = IndexSync(kind: kind, indexes: [.substrings(of: kind)])
                 let both = IndexSync(kind: kind, indexes: FullTextIndex.all(of: kind))
+                // Schema 5 kept no row sizes of a substring index.
+                let sizes = RowSizes(of: .substrings(of: kind), kind: kind)
                 try database.execute(
-                    sql: words.dropTriggersSQL + substrings.createIndexesSQL
+                    sql: words.dropTriggersSQL + substrings.createIndexesSQL + sizes.dropTableSQL
                         + both.createTriggersSQL + substrings.rebuildSQL)
             }
             try database.execute(
