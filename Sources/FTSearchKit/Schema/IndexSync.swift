@@ -30,9 +30,9 @@ struct IndexSync {
             try statement.firstRow([table]) { _ in true } ?? false
         }
         let existing = try FullTextIndex.all(of: kind).filter { try exists($0.name) }
-        self.init(
-            kind: kind, indexes: existing,
-            sizes: try existing.map { RowSizes(of: $0, kind: kind) }.filter { try exists($0.table) })
+        let sizes = try existing.map { RowSizes(of: $0, kind: kind) }
+            .filter { try exists($0.table) }
+        self.init(kind: kind, indexes: existing, sizes: sizes)
     }
 
     /// The sync of exactly `indexes`, each with its row sizes, whatever the database has now

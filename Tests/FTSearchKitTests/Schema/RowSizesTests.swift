@@ -97,7 +97,7 @@ import FTSearchSQLite
 
     /// The size of row `id` that a new reader on `index`'s connection reads in a read
     /// transaction (kept blocks are used there only).
-    private static func sizeInReadTransaction(of id: Int64, on index: SearchIndex) throws -> UInt8? {
+    private static func size(of id: Int64, readOn index: SearchIndex) throws -> UInt8? {
         try index.database.readingOneVersion {
             _ = try index.database.fetchInt(sql: "SELECT count(*) FROM people_fts_sizes")
             return RowSizeReader(database: index.database, sizes: RowSizes.words(of: .people))
@@ -112,19 +112,19 @@ import FTSearchSQLite
             (0..<3000).map { ("Ann", "Lee \($0)", $0 % 10 == 0 ? "Acme" : "Beta") })
         let reader = try SearchIndex(path: writer.path)
         let id: Int64 = 2501  // an Acme
-        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 4)
+        #expect(try Self.size(of: id, readOn: reader) == 4)
         // Kept now, through commits that leave the word index as it was: the sizes table
         // changed alone (only the index's own writes change it) is not read again.
         try writer.database.execute(sql: "UPDATE people_fts_sizes SET sizes = zeroblob(2048)")
-        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 4)
+        #expect(try Self.size(of: id, readOn: reader) == 4)
         try writer.rebuild()
-        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 4)
+        #expect(try Self.size(of: id, readOn: reader) == 4)
         // Another connection commits.
         try writer.update(Person.self, id: id) { $0.company = "Acme Widgets Ltd" }
-        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 6)
+        #expect(try Self.size(of: id, readOn: reader) == 6)
         // This connection commits.
         try reader.update(Person.self, id: id) { $0.company = "Acme" }
-        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 4)
+        #expect(try Self.size(of: id, readOn: reader) == 4)
         // Inside a write transaction the kept blocks are not read: its change shows at once.
         try reader.database.execute(sql: "BEGIN IMMEDIATE")
         try reader.database.execute(
@@ -133,7 +133,7 @@ import FTSearchSQLite
         #expect(pending.byte(ofRow: id) == 6)
         pending.close()  // an open blob handle would keep the connection on this version
         try reader.database.execute(sql: "ROLLBACK")
-        #expect(try Self.sizeInReadTransaction(of: id, on: reader) == 4)
+        #expect(try Self.size(of: id, readOn: reader) == 4)
         // And a search on the reader after another connection's write ranks as FTS5 does.
         try writer.update(Person.self, id: id) { $0.company = "Acme Acme" }
         reader.keepsExpensiveRankings = false
