@@ -194,14 +194,14 @@ final class FTS5RankCollector {
         var size: Int32
     }
 
-    /// The rows that can be among the best `capacity` (ties with the last one included), best
-    /// first, with their final scores; throws when the function failed. The rows after those
-    /// are noted in ``bestLeftOut``.
+    /// The rows that can be among the best `capacity` (ties with the last one included), in
+    /// no particular order, with their final scores; throws when the function failed. The rows
+    /// after those are noted in ``bestLeftOut``.
     func finish() throws(SQLiteError) -> [Ranked] {
         guard failure == SQLITE_OK else {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
-        // Only the rows that can still reach the best `capacity` are ordered.
+        // Only the rows that can still reach the best `capacity` are kept.
         raiseThreshold()
         // One phrase: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
         let scale: Double? =
@@ -212,14 +212,18 @@ final class FTS5RankCollector {
                 score: scale.map { 0.0 + $0 * candidate.value } ?? candidate.value,
                 value: candidate.value, frequency: candidate.frequency, size: candidate.size)
         }
-        rows.sort { ($0.tier, $0.score) > ($1.tier, $1.score) }
         guard rows.count > capacity else { return rows }
-        let last = rows[capacity - 1]
-        let end =
-            rows[capacity...].firstIndex { ($0.tier, $0.score) < (last.tier, last.score) }
-            ?? rows.count
-        for row in rows[end...] { leaveOut(tier: row.tier, value: row.value) }
-        rows.removeSubrange(end...)
+        // The threshold kept rows a hair below it (bounds are not exact): the final scores
+        // tell which fall after the `capacity`-th.
+        let last = rows.withUnsafeMutableBufferPointer { rows in
+            rows.select(capacity - 1) { ($0.tier, $0.score) > ($1.tier, $1.score) }
+            return rows[capacity - 1]
+        }
+        rows.removeAll { row in
+            guard (row.tier, row.score) < (last.tier, last.score) else { return false }
+            leaveOut(tier: row.tier, value: row.value)
+            return true
+        }
         return rows
     }
 
@@ -661,43 +665,12 @@ final class FTS5RankCollector {
     }
 
     /// The key of the candidate `position` places from the best (0 is the best), as if they
-    /// were sorted best first, which they are partly left as: a quickselect with three-way
-    /// partitions, in place and linear on average however many keys tie.
+    /// were sorted best first, which they are partly left as (see
+    /// ``Swift/UnsafeMutableBufferPointer/select(_:from:by:)``).
     static func select(_ position: Int, in candidates: UnsafeMutableBufferPointer<Candidate>)
         -> Key
     {
-        precondition(candidates.indices.contains(position))
-        var (low, high) = (0, candidates.count)  // the range that holds `position`
-        while high - low > 16 {
-            let (first, middle, last) = (
-                Key(candidates[low]), Key(candidates[(low + high) / 2]),
-                Key(candidates[high - 1])
-            )
-            let pivot = max(min(first, middle), min(max(first, middle), last))
-            // [low, better) ranks above the pivot, [better, worse) ties with it, the rest below.
-            var (better, index, worse) = (low, low, high)
-            while index < worse {
-                let key = Key(candidates[index])
-                if pivot < key {
-                    candidates.swapAt(index, better)
-                    better += 1
-                    index += 1
-                } else if key < pivot {
-                    worse -= 1
-                    candidates.swapAt(index, worse)
-                } else {
-                    index += 1
-                }
-            }
-            if position < better {
-                high = better
-            } else if position >= worse {
-                low = worse
-            } else {
-                return pivot
-            }
-        }
-        candidates[low..<high].sort { Key($0) > Key($1) }
+        candidates.select(position) { Key($0) > Key($1) }
         return Key(candidates[position])
     }
 }

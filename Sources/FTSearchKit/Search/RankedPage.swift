@@ -58,14 +58,14 @@ struct RankedPage {
             ranked += try collector.finish().map { (plan.kind, $0) }
             collectors.append(collector)
         }
-        // The groups of equal (whole, score), best first. Those that hold a position in
+        // The groups of equal (tier, score), best first. Those that hold a position in
         // `start ..< capacity` are ordered by sort key; those wholly before `start` are
         // dropped, and the last position wanted ends inside at most one.
-        ranked.sort { ($0.row.tier, $0.row.score) > ($1.row.tier, $1.row.score) }
+        let (around, firstPosition) = Self.aroundPage(&ranked, from: start, to: capacity)
         var groups: [(tier: Int, score: Double)] = []
         var rows: [(group: Int, kind: Kind, rowid: Int64)] = []
         var firstKept = 0  // the position of rows[0]
-        for (position, item) in ranked.enumerated() {
+        for (position, item) in zip(firstPosition..., around) {
             let row = item.row
             if groups.last.map({ $0 != (row.tier, row.score) }) ?? true {
                 guard position < capacity else { break }
@@ -80,10 +80,11 @@ struct RankedPage {
         }
         var entries: [RankedOrder.Entry] = []
         if !rows.isEmpty {
+            let window = (start - firstKept)..<(capacity - firstKept)
             let ordered =
-                try orderedBySortKey(rows, first: capacity - firstKept)
-                ?? orderedInSQL(rows, first: capacity - firstKept)
-            entries = ordered.dropFirst(start - firstKept).prefix(capacity - start).map { row in
+                try orderedBySortKey(rows, window: window)
+                ?? Array(orderedInSQL(rows, first: window.upperBound).dropFirst(window.lowerBound))
+            entries = ordered.map { row in
                 RankedOrder.Entry(
                     kind: row.kind, rowid: row.rowid, score: groups[row.group].score,
                     tier: RankTier(rawValue: groups[row.group].tier))
@@ -96,8 +97,42 @@ struct RankedPage {
         )
     }
 
-    /// The frontier of `order`, ranked from `ranked` (every candidate of the plans, best
-    /// first) by `collectors` (one per plan); nil when a plan is not one a frontier serves (see
+    /// The candidates `ranked` (of every plan, in any order) that can hold a position in
+    /// `start ..< end`, best first by (tier, score), and the position of the first of them:
+    /// for a deep page the rows that rank before it are moved before it by selection (see
+    /// ``Swift/UnsafeMutableBufferPointer/select(_:from:by:)``) and counted, not sorted.
+    private static func aroundPage(
+        _ ranked: inout [(kind: Kind, row: FTS5RankCollector.Ranked)], from start: Int, to end: Int
+    ) -> (rows: [(kind: Kind, row: FTS5RankCollector.Ranked)], firstPosition: Int) {
+        func precedes(
+            _ a: (kind: Kind, row: FTS5RankCollector.Ranked),
+            _ b: (kind: Kind, row: FTS5RankCollector.Ranked)
+        ) -> Bool {
+            (a.row.tier, a.row.score) > (b.row.tier, b.row.score)
+        }
+        guard start > 0 else {
+            ranked.sort(by: precedes)
+            return (ranked, 0)
+        }
+        guard start < ranked.count, start < end else { return ([], ranked.count) }
+        let last = min(end, ranked.count) - 1
+        ranked.withUnsafeMutableBufferPointer { ranked in
+            ranked.select(start, by: precedes)
+            ranked.select(last, from: start, by: precedes)
+        }
+        let (first, least) = (ranked[start].row, ranked[last].row)
+        // The rows before `start` that tie with the row at it begin its group.
+        var rows = ranked[..<start].filter {
+            ($0.row.tier, $0.row.score) == (first.tier, first.score)
+        }
+        let firstPosition = start - rows.count
+        rows += ranked[start...].filter { ($0.row.tier, $0.row.score) >= (least.tier, least.score) }
+        rows.sort(by: precedes)
+        return (rows, firstPosition)
+    }
+
+    /// The frontier of `order`, ranked from `ranked` (every candidate of the plans) by
+    /// `collectors` (one per plan); nil when a plan is not one a frontier serves (see
     /// ``RankingFrontier``), or the matches tied with the last entry after it are of several
     /// classes.
     private func frontier(
@@ -160,47 +195,74 @@ struct RankedPage {
             changeSequence: 0, parts: parts, entryClasses: entryClasses, lastSortKey: lastSortKey)
     }
 
-    /// The `first` of `rows` ordered by group, then sort key (NOCASE), kind and id, as the
-    /// reference plan's ORDER BY does; the sort keys are read by rowid with blob handles. Nil
-    /// when a sort key cannot be read (then the rows are ordered in SQL).
+    /// The rows at positions `window` of `rows` ordered by group, then sort key (NOCASE), kind
+    /// and id, as the reference plan's ORDER BY does; the sort keys are read by rowid with blob
+    /// handles. Nil when a sort key cannot be read (then the rows are ordered in SQL).
     ///
-    /// Only the last group can hold rows beyond the first `first`: of it, only the rows that
-    /// complete them are picked out (see ``SortKeys/first(_:of:)``), which for a big group of
-    /// equal scores (`rog` finds thousands of one-word first names "Roger") reads a key's
-    /// first column alone for most of its rows, and sorts none of them.
-    private func orderedBySortKey(_ rows: [(group: Int, kind: Kind, rowid: Int64)], first: Int)
-        throws -> [(group: Int, kind: Kind, rowid: Int64)]?
-    {
+    /// Only the last group can hold rows beyond the window: when the window wants a few of a
+    /// big one, only the rows that complete it are picked out (see ``firstBySortKey(_:of:keys:)``),
+    /// which for a big group of equal scores (`rog` finds thousands of one-word first names
+    /// "Roger") reads a key's first column alone for most of its rows, and sorts none of them.
+    /// Otherwise every row's key is read and the window selected (see ``SortKeyTable``).
+    private func orderedBySortKey(
+        _ rows: [(group: Int, kind: Kind, rowid: Int64)], window: Range<Int>
+    ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
         guard let lastGroup = rows.last?.group else { return [] }
         let whole = rows.prefix { $0.group != lastGroup }
+        let last = rows[whole.endIndex...]
+        let completing = window.upperBound - whole.count
+        let picksLast = SortKeys.picksOut(completing, of: last.count)
+        guard let table = try sortKeyTable(of: picksLast ? whole : rows[...]) else { return nil }
+        var ordered = table.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }
+        guard picksLast else { return ordered }
         var keys = SortKeys(database: database)
-        var keyed: [(group: Int, key: [UInt8], kind: Kind, rowid: Int64)] = []
-        keyed.reserveCapacity(min(rows.count, first))
-        for row in whole {
-            guard let key = keys.key(of: row.kind, rowid: row.rowid) else { return nil }
-            keyed.append((row.group, key, row.kind, row.rowid))
-        }
-        keyed.sort { a, b in
-            if a.group != b.group { return a.group < b.group }
-            return SortKeys.precedes((a.key, a.kind, a.rowid), (b.key, b.kind, b.rowid))
-        }
-        let last = rows[whole.endIndex...].map { (kind: $0.kind, rowid: $0.rowid) }
         guard
-            let completing = try firstBySortKey(
-                max(0, first - whole.count), of: last, keys: &keys)
+            let picked = try firstBySortKey(
+                completing, of: last.map { (kind: $0.kind, rowid: $0.rowid) }, keys: &keys)
         else { return nil }
-        return keyed.map { ($0.group, $0.kind, $0.rowid) }
-            + completing.map { (lastGroup, $0.kind, $0.rowid) }
+        for (position, row) in zip(whole.count..., picked) where window.contains(position) {
+            ordered.append((lastGroup, row.kind, row.rowid))
+        }
+        return ordered
     }
 
     /// Groups of equal scores from this many rows on have their sort keys read in two halves
     /// at once, here and on the helper's connection.
     var parallelSortKeyMinimum = 256
 
+    /// The sort keys of `rows`, read in rowid order, in two halves at once when they are many.
+    /// Nil when a key cannot be read.
+    private func sortKeyTable(of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>)
+        throws -> SortKeyTable?
+    {
+        let visits = rows.sorted { ($0.kind.rawValue, $0.rowid) < ($1.kind.rawValue, $1.rowid) }
+        func read(_ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, on database: Database)
+            -> SortKeyTable?
+        {
+            var keys = SortKeys(database: database)
+            return SortKeyTable(reading: rows, with: &keys)
+        }
+        guard visits.count >= parallelSortKeyMinimum, let helper = helper() else {
+            return read(visits[...], on: database)
+        }
+        let half = visits.count / 2
+        let (mine, theirs) = try helper.inHalves(database) {
+            read(visits[..<half], on: database)
+        } theirs: { database in
+            read(visits[half...], on: database)
+        }
+        // The helper failed: its half is read here.
+        guard var table = mine, let upper = theirs ?? read(visits[half...], on: database) else {
+            return nil
+        }
+        table.append(contentsOf: upper)
+        return table
+    }
+
     /// The first `count` of `rows` by sort key: found in the sort-name index when the group is
-    /// big enough for that (see ``firstInIndexes(_:of:keys:)``), else read with `keys` (see
-    /// ``SortKeys/first(_:of:)``), a big group's halves (of its rowids) on two connections at
-    /// once. Nil when a key cannot be read.
+    /// big enough for that (see ``firstInIndexes(_:of:keys:)``), else picked out with `keys`
+    /// (see ``SortKeys/first(_:of:)``), a big group's halves (of its rowids) on two connections
+    /// at once. Nil when a key cannot be read.
     private func firstBySortKey(
         _ count: Int, of rows: [(kind: Kind, rowid: Int64)], keys: inout SortKeys
     ) throws -> [(key: [UInt8], kind: Kind, rowid: Int64)]? {
@@ -232,9 +294,7 @@ struct RankedPage {
     private func firstInIndexes(
         _ count: Int, of rows: [(kind: Kind, rowid: Int64)], keys: inout SortKeys
     ) throws -> [(key: [UInt8], kind: Kind, rowid: Int64)]? {
-        guard count > 0, count <= SortKeys.mostPickedOut, count * 4 < rows.count else {
-            return nil
-        }
+        guard SortKeys.picksOut(count, of: rows.count) else { return nil }
         var picked: [(key: [UInt8], kind: Kind, rowid: Int64)] = []
         for kind in Kind.allCases {
             let rowids = rows.filter { $0.kind == kind }.map(\.rowid)

@@ -27,6 +27,15 @@ enum SortName {
     /// case, every other byte compares as is, and the comparison stops at a NUL byte. Negative
     /// when `left` sorts first.
     static func compare(_ left: [UInt8], _ right: [UInt8]) -> Int {
+        left.withUnsafeBufferPointer { left in
+            right.withUnsafeBufferPointer { right in compare(left, right) }
+        }
+    }
+
+    /// ``compare(_:_:)-([UInt8],[UInt8])`` of bytes in place.
+    static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>)
+        -> Int
+    {
         var index = 0
         let count = min(left.count, right.count)
         while index < count {
@@ -63,74 +72,83 @@ struct SortKeys {
     /// The sort key of `kind`'s record `rowid`; nil when it cannot be read (no such record, or
     /// a column that is not text).
     mutating func key(of kind: Kind, rowid: Int64) -> [UInt8]? {
-        switch key(of: kind, rowid: rowid, unlessAfter: nil) {
-        case .key(let key): key
-        case .sortsAfter, .unreadable: nil
+        var key: [UInt8] = []
+        return appendKey(of: kind, rowid: rowid, to: &key) ? key : nil
+    }
+
+    /// Appends the sort key of `kind`'s record `rowid` to `bytes`; false when it cannot be
+    /// read.
+    mutating func appendKey(of kind: Kind, rowid: Int64, to bytes: inout [UInt8]) -> Bool {
+        switch appendKey(of: kind, rowid: rowid, to: &bytes, unlessAfter: nil) {
+        case .key: true
+        case .sortsAfter, .unreadable: false
         }
     }
 
-    /// What ``key(of:rowid:unlessAfter:)`` found.
+    /// What ``appendKey(of:rowid:to:unlessAfter:)`` found.
     enum Lookup {
-        case key([UInt8])
-        /// The key sorts after the limit (only its first column was read).
+        /// The whole key was appended.
+        case key
+        /// The key sorts after the limit (only its first column was read, and appended).
         case sortsAfter
         /// No such record, or a column that is not text.
         case unreadable
     }
 
-    /// The sort key of `kind`'s record `rowid`, or only that it sorts after `limit`: the first
-    /// column and the space after it begin the key, and a key sorts at or after its beginning,
-    /// so when that beginning already sorts after `limit` the other columns are not read.
-    private mutating func key(of kind: Kind, rowid: Int64, unlessAfter limit: [UInt8]?)
-        -> Lookup
-    {
+    /// Appends the sort key of `kind`'s record `rowid` to `bytes`, or only that it sorts
+    /// after `limit`: the first column and the space after it begin the key, and a key sorts at
+    /// or after its beginning, so when that beginning already sorts after `limit` the other
+    /// columns are not read.
+    private mutating func appendKey(
+        of kind: Kind, rowid: Int64, to bytes: inout [UInt8], unlessAfter limit: [UInt8]?
+    ) -> Lookup {
         let columns =
             readers[kind]
             ?? SortName.columns(of: kind).map {
                 ColumnReader(database: database, table: kind.tableName, column: $0)
             }
         readers[kind] = columns
-        var key: [UInt8] = []
+        let start = bytes.count
         for (index, column) in columns.enumerated() {
             if index > 0 {
-                key.append(0x20)
+                bytes.append(0x20)
                 // With a NUL byte too: SortName.compare stops at it in both.
-                if index == 1, let limit, SortName.compare(key, limit) > 0 {
+                if index == 1, let limit,
+                    bytes.withUnsafeBufferPointer({ key in
+                        limit.withUnsafeBufferPointer { limit in
+                            SortName.compare(UnsafeBufferPointer(rebasing: key[start...]), limit)
+                        }
+                    }) > 0
+                {
                     return .sortsAfter
                 }
             }
-            guard column.append(row: rowid, to: &key) else { return .unreadable }
+            guard column.append(row: rowid, to: &bytes) else { return .unreadable }
         }
-        return .key(key)
+        return .key
     }
 
     /// The first `count` of `rows` (of one kind or several), in the order of
     /// ``precedes(_:_:)``, with their keys; nil when a key cannot be read. Every row's first
     /// column is read, its others only while the row can still be among the first `count`:
-    /// a big group of equal scores costs about one blob read a row, and no sort of it.
+    /// a big group of equal scores costs about one blob read a row, and no sort of it. Each
+    /// row picked is put in place in a sorted array, so this is for a few rows of many (see
+    /// ``picksOut(_:of:)``); ``SortKeyTable`` orders the others.
     mutating func first(_ count: Int, of rows: [(kind: Kind, rowid: Int64)])
         -> [(key: [UInt8], kind: Kind, rowid: Int64)]?
     {
         var picked: [(key: [UInt8], kind: Kind, rowid: Int64)] = []
         guard count > 0 else { return picked }
+        picked.reserveCapacity(count + 1)
         // In rowid order each blob move lands near the last one.
         let visits = rows.sorted { ($0.kind.rawValue, $0.rowid) < ($1.kind.rawValue, $1.rowid) }
-        // Picking out many (a deep page's) costs more than sorting them all.
-        guard count <= Self.mostPickedOut, count * 4 < rows.count else {
-            for row in visits {
-                guard let key = key(of: row.kind, rowid: row.rowid) else { return nil }
-                picked.append((key, row.kind, row.rowid))
-            }
-            picked.sort(by: Self.precedes)
-            return Array(picked.prefix(count))
-        }
-        picked.reserveCapacity(count + 1)
         for row in visits {
             let limit = picked.count == count ? picked.last?.key : nil
-            switch key(of: row.kind, rowid: row.rowid, unlessAfter: limit) {
+            var key: [UInt8] = []
+            switch appendKey(of: row.kind, rowid: row.rowid, to: &key, unlessAfter: limit) {
             case .unreadable: return nil
             case .sortsAfter: continue
-            case .key(let key):
+            case .key:
                 let entry = (key: key, kind: row.kind, rowid: row.rowid)
                 if picked.count == count, let last = picked.last, !Self.precedes(entry, last) {
                     continue
@@ -205,8 +223,12 @@ struct SortKeys {
         return merged
     }
 
-    /// The most rows ``first(_:of:)`` picks out one by one, each in a sorted array.
-    static let mostPickedOut = 1_000
+    /// Whether the first `count` of `rows` rows are few enough to pick out one by one (see
+    /// ``first(_:of:)``) rather than to read every key and select them: at most a thousand,
+    /// and fewer than a quarter of the rows.
+    static func picksOut(_ count: Int, of rows: Int) -> Bool {
+        count > 0 && count <= 1_000 && count * 4 < rows
+    }
 
     /// Whether `a` comes before `b` among results of one (tier, score): by sort key (NOCASE),
     /// then kind, then id, as the reference plan's ORDER BY puts them.

@@ -44,6 +44,64 @@ import Testing
         }
     }
 
+    /// A table of many rows' sort keys gives the rows at any window of the order by group,
+    /// sort key, kind and id by selection: the same rows, in the same order, as sorting them
+    /// all, whatever the window (empty, one row, across groups, running past the end).
+    @Test func aWindowOfTheKeyTableEqualsTheSameWindowOfEveryRowSorted() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        let lastNames = [
+            "Lee", "lee", "LEE", "Leeds", "Lee-Ann", "Le", "L", "Lee\u{0}x", "Ødegaard",
+        ]
+        let firstNames = ["", "a", "A", "b", "Ann", "ann", "\u{0}", "Zoë"]
+        var random = SeededGenerator(seed: TestSettings.seed)
+        try index.importPeople(
+            (0..<3000).map { _ in
+                (
+                    firstNames.randomElement(using: &random)!,
+                    lastNames.randomElement(using: &random)!, ""
+                )
+            })
+        try index.importAnimals((0..<500).map { _ in lastNames.randomElement(using: &random)! })
+        var keys = SortKeys(database: index.database)
+        for _ in 0..<40 {
+            let groups = Int.random(in: 1...4, using: &random)
+            let rows =
+                ((1...3000).map { (kind: Kind.people, rowid: Int64($0)) }
+                + (1...500).map { (kind: Kind.animals, rowid: Int64($0)) })
+                .shuffled(using: &random)
+                .prefix(Int.random(in: 1...3500, using: &random))
+                .map {
+                    (
+                        group: Int.random(in: 0..<groups, using: &random), kind: $0.kind,
+                        rowid: $0.rowid
+                    )
+                }
+            var sorted: [(group: Int, key: [UInt8], kind: Kind, rowid: Int64)] = []
+            for row in rows {
+                let key = keys.key(of: row.kind, rowid: row.rowid)
+                sorted.append((row.group, try #require(key), row.kind, row.rowid))
+            }
+            sorted.sort { a, b in
+                a.group != b.group
+                    ? a.group < b.group
+                    : SortKeys.precedes((a.key, a.kind, a.rowid), (b.key, b.kind, b.rowid))
+            }
+            let read = SortKeyTable(reading: rows, with: &keys)
+            let table = try #require(read)
+            let start = Int.random(in: 0...rows.count + 5, using: &random)
+            for window in [start..<start, start..<start + 1, start..<start + 20, 0..<rows.count] {
+                let expected = sorted[window.clamped(to: 0..<sorted.count)]
+                let selected = table.rows(at: window)
+                #expect(
+                    selected.map(\.rowid) == expected.map(\.rowid)
+                        && selected.map(\.kind) == expected.map(\.kind)
+                        && selected.map(\.group) == expected.map(\.group),
+                    "\(window) of \(rows.count)")
+            }
+        }
+    }
+
     /// Picking out the first rows of a big group of equal scores must give what sorting every
     /// row gives, though it reads only the first column of most: last names that begin others
     /// (`Lee`, `Leeds`, `Lee-Ann`), that differ in case only, empty first names, and NUL bytes, which
