@@ -185,6 +185,8 @@ final class FTS5RankCollector {
 
     /// A row that can be among the best, with its final score.
     struct Ranked {
+        /// The plan's kind: the table `rowid` is of.
+        var kind: Kind
         var rowid: Int64
         var tier: Int
         var score: Double
@@ -194,37 +196,25 @@ final class FTS5RankCollector {
         var size: Int32
     }
 
-    /// The rows that can be among the best `capacity` (ties with the last one included), in
-    /// no particular order, with their final scores; throws when the function failed. The rows
-    /// after those are noted in ``bestLeftOut``.
+    /// The candidates left, in no particular order, with their final scores: every row that
+    /// can be among the best `capacity` (ties with the last one included), and perhaps a few
+    /// more that the last selection did not reach (at most twice `capacity` and a little, or a
+    /// deep page's every match: the caller selects what it shows). Throws when the function
+    /// failed.
     func finish() throws(SQLiteError) -> [Ranked] {
         guard failure == SQLITE_OK else {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
-        // Only the rows that can still reach the best `capacity` are kept.
-        raiseThreshold()
         // One phrase: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
         let scale: Double? =
             matchCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
-        var rows = candidates.map { candidate in
+        let kind = plan.kind
+        return candidates.map { candidate in
             Ranked(
-                rowid: candidate.rowid, tier: candidate.tier,
+                kind: kind, rowid: candidate.rowid, tier: candidate.tier,
                 score: scale.map { 0.0 + $0 * candidate.value } ?? candidate.value,
                 value: candidate.value, frequency: candidate.frequency, size: candidate.size)
         }
-        guard rows.count > capacity else { return rows }
-        // The threshold kept rows a hair below it (bounds are not exact): the final scores
-        // tell which fall after the `capacity`-th.
-        let last = rows.withUnsafeMutableBufferPointer { rows in
-            rows.select(capacity - 1) { ($0.tier, $0.score) > ($1.tier, $1.score) }
-            return rows[capacity - 1]
-        }
-        rows.removeAll { row in
-            guard (row.tier, row.score) < (last.tier, last.score) else { return false }
-            leaveOut(tier: row.tier, value: row.value)
-            return true
-        }
-        return rows
     }
 
     private var rowCount: Int64 = 0

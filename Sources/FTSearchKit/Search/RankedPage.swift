@@ -43,7 +43,7 @@ struct RankedPage {
     /// in, the frontier is not worked out.
     func rank(withFrontier: Bool) throws -> (order: RankedOrder, frontier: RankingFrontier?) {
         var total = 0
-        var ranked: [(kind: Kind, row: FTS5RankCollector.Ranked)] = []
+        var ranked: [FTS5RankCollector.Ranked] = []
         var collectors: [FTS5RankCollector?] = []
         for plan in plans {
             guard capacity > 0 else {
@@ -55,7 +55,8 @@ struct RankedPage {
                 ?? collectInParallel(plan, capacity: capacity)
                 ?? Self.collect(plan, capacity: capacity, in: database, rowids: .all)
             total += collector.total
-            ranked += try collector.finish().map { (plan.kind, $0) }
+            let finished = try collector.finish()
+            ranked = ranked.isEmpty ? finished : ranked + finished
             collectors.append(collector)
         }
         // The groups of equal (tier, score), best first. Those that hold a position in
@@ -65,8 +66,7 @@ struct RankedPage {
         var groups: [(tier: Int, score: Double)] = []
         var rows: [(group: Int, kind: Kind, rowid: Int64)] = []
         var firstKept = 0  // the position of rows[0]
-        for (position, item) in zip(firstPosition..., around) {
-            let row = item.row
+        for (position, row) in zip(firstPosition..., around) {
             if groups.last.map({ $0 != (row.tier, row.score) }) ?? true {
                 guard position < capacity else { break }
                 if position <= start {
@@ -76,7 +76,7 @@ struct RankedPage {
                 }
                 groups.append((row.tier, row.score))
             }
-            rows.append((groups.count - 1, item.kind, row.rowid))
+            rows.append((groups.count - 1, row.kind, row.rowid))
         }
         var entries: [RankedOrder.Entry] = []
         if !rows.isEmpty {
@@ -102,13 +102,10 @@ struct RankedPage {
     /// for a deep page the rows that rank before it are moved before it by selection (see
     /// ``Swift/UnsafeMutableBufferPointer/select(_:from:by:)``) and counted, not sorted.
     private static func aroundPage(
-        _ ranked: inout [(kind: Kind, row: FTS5RankCollector.Ranked)], from start: Int, to end: Int
-    ) -> (rows: [(kind: Kind, row: FTS5RankCollector.Ranked)], firstPosition: Int) {
-        func precedes(
-            _ a: (kind: Kind, row: FTS5RankCollector.Ranked),
-            _ b: (kind: Kind, row: FTS5RankCollector.Ranked)
-        ) -> Bool {
-            (a.row.tier, a.row.score) > (b.row.tier, b.row.score)
+        _ ranked: inout [FTS5RankCollector.Ranked], from start: Int, to end: Int
+    ) -> (rows: [FTS5RankCollector.Ranked], firstPosition: Int) {
+        func precedes(_ a: FTS5RankCollector.Ranked, _ b: FTS5RankCollector.Ranked) -> Bool {
+            (a.tier, a.score) > (b.tier, b.score)
         }
         guard start > 0 else {
             ranked.sort(by: precedes)
@@ -120,13 +117,11 @@ struct RankedPage {
             ranked.select(start, by: precedes)
             ranked.select(last, from: start, by: precedes)
         }
-        let (first, least) = (ranked[start].row, ranked[last].row)
+        let (first, least) = (ranked[start], ranked[last])
         // The rows before `start` that tie with the row at it begin its group.
-        var rows = ranked[..<start].filter {
-            ($0.row.tier, $0.row.score) == (first.tier, first.score)
-        }
+        var rows = ranked[..<start].filter { ($0.tier, $0.score) == (first.tier, first.score) }
         let firstPosition = start - rows.count
-        rows += ranked[start...].filter { ($0.row.tier, $0.row.score) >= (least.tier, least.score) }
+        rows += ranked[start...].filter { ($0.tier, $0.score) >= (least.tier, least.score) }
         rows.sort(by: precedes)
         return (rows, firstPosition)
     }
@@ -136,7 +131,7 @@ struct RankedPage {
     /// ``RankingFrontier``), or the matches tied with the last entry after it are of several
     /// classes.
     private func frontier(
-        of order: RankedOrder, ranked: [(kind: Kind, row: FTS5RankCollector.Ranked)],
+        of order: RankedOrder, ranked: [FTS5RankCollector.Ranked],
         collectors: [FTS5RankCollector?]
     ) throws -> RankingFrontier? {
         guard !isDeep, plans.allSatisfy(RankingFrontier.serves) else { return nil }
@@ -147,11 +142,11 @@ struct RankedPage {
         let kept = Set(order.entries.map { Row(kind: $0.kind, rowid: $0.rowid) })
         var classes: [Row: RankingFrontier.RowClass] = [:]
         var leftOut: [Kind: [FTS5RankCollector.Ranked]] = [:]
-        for (kind, row) in ranked {
-            if kept.contains(Row(kind: kind, rowid: row.rowid)) {
-                classes[Row(kind: kind, rowid: row.rowid)] = RankingFrontier.RowClass(row)
+        for row in ranked {
+            if kept.contains(Row(kind: row.kind, rowid: row.rowid)) {
+                classes[Row(kind: row.kind, rowid: row.rowid)] = RankingFrontier.RowClass(row)
             } else {
-                leftOut[kind, default: []].append(row)
+                leftOut[row.kind, default: []].append(row)
             }
         }
         var entryClasses: [RankingFrontier.RowClass] = []

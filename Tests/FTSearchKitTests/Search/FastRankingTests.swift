@@ -232,11 +232,8 @@ import FTSearchTestSupport
         let lower = collect(1...30_000)
         lower.absorb(collect(30_001...60_000))
         #expect(lower.total == whole.total)
-        let byRank = { (a: FTS5RankCollector.Ranked, b: FTS5RankCollector.Ranked) in
-            (a.tier, a.score, b.rowid) > (b.tier, b.score, a.rowid)
-        }
-        let halves = try lower.finish().sorted(by: byRank)
-        let all = try whole.finish().sorted(by: byRank)
+        let halves = FTS5RankCollector.Ranked.best(capacity, of: try lower.finish())
+        let all = FTS5RankCollector.Ranked.best(capacity, of: try whole.finish())
         #expect(halves.count >= min(capacity, rows.count))
         #expect(halves.count == all.count)
         // The first row that differs, rather than every row printed.
@@ -244,5 +241,17 @@ import FTSearchTestSupport
             pair.0.rowid != pair.1.rowid || pair.0.score != pair.1.score
         }?.offset
         #expect(difference == nil, "halves and whole differ from position \(difference ?? 0) on")
+    }
+}
+
+extension FTS5RankCollector.Ranked {
+    /// The best `capacity` of `rows` and every row tied with the last of them, best first
+    /// (rows of one tier and score by id): what a collection must keep of its matches, and
+    /// may keep more than.
+    static func best(_ capacity: Int, of rows: [Self]) -> [Self] {
+        let sorted = rows.sorted { a, b in (a.tier, a.score, b.rowid) > (b.tier, b.score, a.rowid) }
+        guard sorted.count > capacity else { return sorted }
+        let last = sorted[capacity - 1]
+        return sorted.prefix { ($0.tier, $0.score) >= (last.tier, last.score) }
     }
 }
