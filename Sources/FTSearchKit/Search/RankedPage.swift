@@ -207,8 +207,8 @@ struct RankedPage {
         let last = rows[whole.endIndex...]
         let completing = window.upperBound - whole.count
         let picksLast = SortKeys.picksOut(completing, of: last.count)
-        guard let table = try sortKeyTable(of: picksLast ? whole : rows[...]) else { return nil }
-        var ordered = table.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }
+        guard var ordered = try selectedBySortKey(picksLast ? whole : rows[...], window: window)
+        else { return nil }
         guard picksLast else { return ordered }
         var keys = SortKeys(database: database)
         guard
@@ -221,21 +221,41 @@ struct RankedPage {
         return ordered
     }
 
+    /// The rows at positions `window` of `rows` ordered by group, then sort key, kind and id
+    /// (see ``SortKeyTable``). Of many rows for a narrow window, only the keys' beginnings are
+    /// read first, then the whole keys of the rows those leave in question (see
+    /// ``SortKeyTable/narrowed(to:)``). Nil when a key cannot be read.
+    private func selectedBySortKey(
+        _ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, window: Range<Int>
+    ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
+        var (rows, window) = (rows, window)
+        if window.count * 8 < rows.count,
+            let beginnings = try sortKeyTable(of: rows, .beginnings),
+            let narrowed = beginnings.narrowed(to: window)
+        {
+            rows = narrowed.rows[...]
+            window = (window.lowerBound - narrowed.before)..<(window.upperBound - narrowed.before)
+        }
+        guard let table = try sortKeyTable(of: rows, .wholeKeys) else { return nil }
+        return table.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }
+    }
+
     /// Groups of equal scores from this many rows on have their sort keys read in two halves
     /// at once, here and on the helper's connection.
     var parallelSortKeyMinimum = 256
 
-    /// The sort keys of `rows`, read in rowid order, in two halves at once when they are many.
-    /// Nil when a key cannot be read.
-    private func sortKeyTable(of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>)
-        throws -> SortKeyTable?
-    {
+    /// The sort keys of `rows` (or their beginnings), read in rowid order, in two halves at
+    /// once when they are many. Nil when a key cannot be read.
+    private func sortKeyTable(
+        of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>,
+        _ reading: SortKeyTable.Reading
+    ) throws -> SortKeyTable? {
         let visits = rows.sorted { ($0.kind.rawValue, $0.rowid) < ($1.kind.rawValue, $1.rowid) }
         func read(_ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, on database: Database)
             -> SortKeyTable?
         {
             var keys = SortKeys(database: database)
-            return SortKeyTable(reading: rows, with: &keys)
+            return SortKeyTable(reading: rows, reading, with: &keys)
         }
         guard visits.count >= parallelSortKeyMinimum, let helper = helper() else {
             return read(visits[...], on: database)

@@ -54,7 +54,7 @@ enum SortName {
     }
 
     @inline(__always)
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
+    static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
     }
 }
@@ -102,12 +102,7 @@ struct SortKeys {
     private mutating func appendKey(
         of kind: Kind, rowid: Int64, to bytes: inout [UInt8], unlessAfter limit: [UInt8]?
     ) -> Lookup {
-        let columns =
-            readers[kind]
-            ?? SortName.columns(of: kind).map {
-                ColumnReader(database: database, table: kind.tableName, column: $0)
-            }
-        readers[kind] = columns
+        let columns = columnReaders(of: kind)
         let start = bytes.count
         for (index, column) in columns.enumerated() {
             if index > 0 {
@@ -126,6 +121,26 @@ struct SortKeys {
             guard column.append(row: rowid, to: &bytes) else { return .unreadable }
         }
         return .key
+    }
+
+    /// Appends the beginning of the sort key of `kind`'s record `rowid` to `bytes`: its first
+    /// column, and the space that joins the next when there is one. True when that is the
+    /// whole key, false when more follows, nil when it cannot be read.
+    mutating func appendBeginning(of kind: Kind, rowid: Int64, to bytes: inout [UInt8]) -> Bool? {
+        let columns = columnReaders(of: kind)
+        guard columns[0].append(row: rowid, to: &bytes) else { return nil }
+        guard columns.count > 1 else { return true }
+        bytes.append(0x20)
+        return false
+    }
+
+    private mutating func columnReaders(of kind: Kind) -> [ColumnReader] {
+        if let columns = readers[kind] { return columns }
+        let columns = SortName.columns(of: kind).map {
+            ColumnReader(database: database, table: kind.tableName, column: $0)
+        }
+        readers[kind] = columns
+        return columns
     }
 
     /// The first `count` of `rows` (of one kind or several), in the order of
