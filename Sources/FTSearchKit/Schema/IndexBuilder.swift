@@ -25,10 +25,10 @@ struct IndexBuilder {
         return try targets.filter { target in
             guard let definition = try statement.firstRow([target.index.name], { $0.text(at: 0) })
             else { return true }
-            let sizes = RowSizes(of: target.index, kind: target.kind)
-            let hasSizes = try statement.firstRow([sizes.table]) { _ in true } ?? false
-            return replacingOutdated
-                && (!(definition ?? "").containsBytes(of: target.index.options) || !hasSizes)
+            guard replacingOutdated else { return false }
+            guard (definition ?? "").containsBytes(of: target.index.options) else { return true }
+            // Outdated, too, when its row sizes table is missing.
+            return try statement.firstRow([target.index.sizesTable]) { _ in false } ?? true
         }
     }
 

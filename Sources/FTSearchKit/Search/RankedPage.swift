@@ -250,53 +250,59 @@ struct RankedPage {
         of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>,
         _ reading: SortKeyTable.Reading
     ) throws -> SortKeyTable? {
-        let visits = rows.sorted { ($0.kind.rawValue, $0.rowid) < ($1.kind.rawValue, $1.rowid) }
-        func read(_ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, on database: Database)
-            -> SortKeyTable?
-        {
+        try readInRowidHalves(rows, at: { ($0.kind, $0.rowid) }) { rows, database in
             var keys = SortKeys(database: database)
             return SortKeyTable(reading: rows, reading, with: &keys)
+        } combine: { lower, upper in
+            var table = lower
+            table.append(contentsOf: upper)
+            return table
         }
-        guard visits.count >= parallelSortKeyMinimum, let helper = helper() else {
-            return read(visits[...], on: database)
-        }
-        let half = visits.count / 2
-        let (mine, theirs) = try helper.inHalves(database) {
-            read(visits[..<half], on: database)
-        } theirs: { database in
-            read(visits[half...], on: database)
-        }
-        // The helper failed: its half is read here.
-        guard var table = mine, let upper = theirs ?? read(visits[half...], on: database) else {
-            return nil
-        }
-        table.append(contentsOf: upper)
-        return table
     }
 
     /// The first `count` of `rows` by sort key: found in the sort-name index when the group is
-    /// big enough for that (see ``firstInIndexes(_:of:keys:)``), else picked out with `keys`
-    /// (see ``SortKeys/first(_:of:)``), a big group's halves (of its rowids) on two connections
-    /// at once. Nil when a key cannot be read.
+    /// big enough for that (see ``firstInIndexes(_:of:keys:)``), else picked out (see
+    /// ``SortKeys/first(_:of:)``), a big group's halves (of its rowids) on two connections at
+    /// once. Nil when a key cannot be read.
     private func firstBySortKey(
         _ count: Int, of rows: [(kind: Kind, rowid: Int64)], keys: inout SortKeys
     ) throws -> [(key: [UInt8], kind: Kind, rowid: Int64)]? {
         if let walked = try firstInIndexes(count, of: rows, keys: &keys) { return walked }
-        guard count > 0, rows.count >= parallelSortKeyMinimum, let helper = helper() else {
-            return keys.first(count, of: rows)
-        }
-        let inOrder = rows.sorted { ($0.kind.rawValue, $0.rowid) < ($1.kind.rawValue, $1.rowid) }
-        let lower = Array(inOrder[..<(inOrder.count / 2)])
-        let upper = Array(inOrder[(inOrder.count / 2)...])
-        let (mine, theirs) = try helper.inHalves(database) {
-            keys.first(count, of: lower)
-        } theirs: { database in
+        guard count > 0 else { return [] }
+        return try readInRowidHalves(rows, at: { $0 }) { rows, database in
             var keys = SortKeys(database: database)
-            return keys.first(count, of: upper)
+            return keys.first(count, of: Array(rows))
+        } combine: {
+            SortKeys.merged($0, $1, first: count)
         }
-        // The helper failed: its half is read here.
-        guard let mine, let theirs = theirs ?? keys.first(count, of: upper) else { return nil }
-        return SortKeys.merged(mine, theirs, first: count)
+    }
+
+    /// What `read` makes of `rows` in rowid order (each blob move then lands near the last):
+    /// from ``parallelSortKeyMinimum`` rows on, of their two halves at once, here and on the
+    /// helper's connection, joined by `combine` (the helper's half read here when the helper
+    /// fails). Nil when `read` gives nil.
+    private func readInRowidHalves<Row, Read>(
+        _ rows: some Collection<Row>, at position: (Row) -> (kind: Kind, rowid: Int64),
+        _ read: @escaping (ArraySlice<Row>, Database) -> Read?,
+        combine: (Read, Read) -> Read
+    ) throws -> Read? {
+        let visits = rows.sorted {
+            let (a, b) = (position($0), position($1))
+            return (a.kind.rawValue, a.rowid) < (b.kind.rawValue, b.rowid)
+        }
+        guard visits.count >= parallelSortKeyMinimum, let helper = helper() else {
+            return read(visits[...], database)
+        }
+        let half = visits.count / 2
+        let (mine, theirs) = try helper.inHalves(database) {
+            read(visits[..<half], database)
+        } theirs: { database in
+            read(visits[half...], database)
+        }
+        guard let lower = mine, let upper = theirs ?? read(visits[half...], database) else {
+            return nil
+        }
+        return combine(lower, upper)
     }
 
     /// The first `count` of `rows` by sort key, found by walking each kind's sort-name index

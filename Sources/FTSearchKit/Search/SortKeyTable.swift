@@ -17,10 +17,10 @@ struct SortKeyTable {
         var rowid: Int64
         fileprivate var keyStart: Int
         fileprivate var keyEnd: Int
-        /// Whether the bytes are the whole key, not only its beginning.
-        fileprivate var isWhole: Bool
     }
 
+    /// What it read of each key.
+    let reading: Reading
     private var bytes: [UInt8] = []
     private var rows: [Row] = []
 
@@ -28,7 +28,7 @@ struct SortKeyTable {
     var count: Int { rows.count }
 
     /// What a table reads of each key.
-    enum Reading {
+    enum Reading: Equatable {
         case wholeKeys
         /// The first column and the space after it (see ``SortKeys/appendBeginning(of:rowid:to:)``).
         case beginnings
@@ -40,30 +40,26 @@ struct SortKeyTable {
         reading rows: some Collection<(group: Int, kind: Kind, rowid: Int64)>,
         _ reading: Reading = .wholeKeys, with keys: inout SortKeys
     ) {
+        self.reading = reading
         self.rows.reserveCapacity(rows.count)
         for row in rows {
             let start = bytes.count
-            let isWhole: Bool
-            switch reading {
-            case .wholeKeys:
-                guard keys.appendKey(of: row.kind, rowid: row.rowid, to: &bytes) else {
-                    return nil
+            let isRead =
+                switch reading {
+                case .wholeKeys: keys.appendKey(of: row.kind, rowid: row.rowid, to: &bytes)
+                case .beginnings: keys.appendBeginning(of: row.kind, rowid: row.rowid, to: &bytes)
                 }
-                isWhole = true
-            case .beginnings:
-                guard let whole = keys.appendBeginning(of: row.kind, rowid: row.rowid, to: &bytes)
-                else { return nil }
-                isWhole = whole
-            }
+            guard isRead else { return nil }
             self.rows.append(
                 Row(
                     group: row.group, kind: row.kind, rowid: row.rowid, keyStart: start,
-                    keyEnd: bytes.count, isWhole: isWhole))
+                    keyEnd: bytes.count))
         }
     }
 
     /// Adds the rows of `other`, read on another connection.
     mutating func append(contentsOf other: SortKeyTable) {
+        precondition(other.reading == reading)
         let shift = bytes.count
         bytes += other.bytes
         rows += other.rows.map {
@@ -77,23 +73,14 @@ struct SortKeyTable {
     /// The rows at `positions` of the order, in order (fewer when the table ends first). The
     /// table must hold whole keys.
     func rows(at positions: Range<Int>) -> [Row] {
-        precondition(rows.allSatisfy(\.isWhole))
+        precondition(reading == .wholeKeys)
         let window = positions.clamped(to: 0..<rows.count)
         guard !window.isEmpty else { return [] }
         var rows = self.rows
         bytes.withUnsafeBufferPointer { keys in
-            func precedes(_ a: Row, _ b: Row) -> Bool {
-                let order = Self.compare(a, b, keys)
-                if order != 0 { return order < 0 }
-                if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
-                return a.rowid < b.rowid
-            }
             rows.withUnsafeMutableBufferPointer { rows in
-                rows.select(window.lowerBound, by: precedes)
-                if window.count > 1 {
-                    rows.select(window.upperBound - 1, from: window.lowerBound, by: precedes)
-                }
-                rows[window].sort(by: precedes)
+                Self.place(window, in: rows, keys)
+                rows[window].sort { Self.precedes($0, $1, keys) }
             }
         }
         return Array(rows[window])
@@ -109,26 +96,20 @@ struct SortKeyTable {
     ///
     /// Why the others are in order: a key sorts at or after its beginning, and two beginnings
     /// that differ before either ends order their keys as they order themselves. A
-    /// beginning that ends first (a proper beginning of the other) ends with a space, so it
+    /// beginning that ends first (a proper beginning of the other) is either a whole key (an
+    /// animal's name), which sorts before the other's key, or a last name and its space, so it
     /// and the other share a word: such a row outside, with a beginning that begins one
     /// inside, would share that word with the edge row between them.
     func narrowed(to positions: Range<Int>)
         -> (rows: [(group: Int, kind: Kind, rowid: Int64)], before: Int)?
     {
+        precondition(reading == .beginnings)
         let window = positions.clamped(to: 0..<rows.count)
         guard !window.isEmpty else { return ([], 0) }
         return bytes.withUnsafeBufferPointer { keys in
             guard !keys.contains(0) else { return nil }
-            func precedes(_ a: Row, _ b: Row) -> Bool {
-                let order = Self.compare(a, b, keys)
-                return order != 0
-                    ? order < 0 : (a.kind.rawValue, a.rowid) < (b.kind.rawValue, b.rowid)
-            }
             var rows = self.rows
-            rows.withUnsafeMutableBufferPointer { rows in
-                rows.select(window.lowerBound, by: precedes)
-                rows.select(window.upperBound - 1, from: window.lowerBound, by: precedes)
-            }
+            rows.withUnsafeMutableBufferPointer { rows in Self.place(window, in: rows, keys) }
             let (first, last) = (rows[window.lowerBound], rows[window.upperBound - 1])
             var inside: [(group: Int, kind: Kind, rowid: Int64)] = []
             var before = 0
@@ -148,6 +129,22 @@ struct SortKeyTable {
             }
             return (inside, before)
         }
+    }
+
+    /// Puts at `window`'s first and last positions of `rows` the rows that belong there in the
+    /// order of ``precedes(_:_:_:)``, the rows between them between them, unordered.
+    private static func place(
+        _ window: Range<Int>, in rows: UnsafeMutableBufferPointer<Row>,
+        _ keys: UnsafeBufferPointer<UInt8>
+    ) {
+        rows.select(window.lowerBound) { precedes($0, $1, keys) }
+        rows.select(window.upperBound - 1, from: window.lowerBound) { precedes($0, $1, keys) }
+    }
+
+    /// The table's order: by ``compare(_:_:_:)``, then kind, then id.
+    private static func precedes(_ a: Row, _ b: Row, _ keys: UnsafeBufferPointer<UInt8>) -> Bool {
+        let order = compare(a, b, keys)
+        return order != 0 ? order < 0 : (a.kind.rawValue, a.rowid) < (b.kind.rawValue, b.rowid)
     }
 
     /// The order of two rows by group, then key (or beginning), NOCASE.

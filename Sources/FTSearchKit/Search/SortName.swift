@@ -124,14 +124,13 @@ struct SortKeys {
     }
 
     /// Appends the beginning of the sort key of `kind`'s record `rowid` to `bytes`: its first
-    /// column, and the space that joins the next when there is one. True when that is the
-    /// whole key, false when more follows, nil when it cannot be read.
-    mutating func appendBeginning(of kind: Kind, rowid: Int64, to bytes: inout [UInt8]) -> Bool? {
+    /// column, and the space that joins the next when there is one; false when it cannot be
+    /// read.
+    mutating func appendBeginning(of kind: Kind, rowid: Int64, to bytes: inout [UInt8]) -> Bool {
         let columns = columnReaders(of: kind)
-        guard columns[0].append(row: rowid, to: &bytes) else { return nil }
-        guard columns.count > 1 else { return true }
-        bytes.append(0x20)
-        return false
+        guard columns[0].append(row: rowid, to: &bytes) else { return false }
+        if columns.count > 1 { bytes.append(0x20) }
+        return true
     }
 
     private mutating func columnReaders(of kind: Kind) -> [ColumnReader] {
@@ -148,16 +147,15 @@ struct SortKeys {
     /// column is read, its others only while the row can still be among the first `count`:
     /// a big group of equal scores costs about one blob read a row, and no sort of it. Each
     /// row picked is put in place in a sorted array, so this is for a few rows of many (see
-    /// ``picksOut(_:of:)``); ``SortKeyTable`` orders the others.
+    /// ``picksOut(_:of:)``); ``SortKeyTable`` orders the others. `rows` may come in any order;
+    /// in rowid order (as ``RankedPage`` reads them) each blob move lands near the last.
     mutating func first(_ count: Int, of rows: [(kind: Kind, rowid: Int64)])
         -> [(key: [UInt8], kind: Kind, rowid: Int64)]?
     {
         var picked: [(key: [UInt8], kind: Kind, rowid: Int64)] = []
         guard count > 0 else { return picked }
         picked.reserveCapacity(count + 1)
-        // In rowid order each blob move lands near the last one.
-        let visits = rows.sorted { ($0.kind.rawValue, $0.rowid) < ($1.kind.rawValue, $1.rowid) }
-        for row in visits {
+        for row in rows {
             let limit = picked.count == count ? picked.last?.key : nil
             var key: [UInt8] = []
             switch appendKey(of: row.kind, rowid: row.rowid, to: &key, unlessAfter: limit) {
