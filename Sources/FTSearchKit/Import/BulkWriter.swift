@@ -6,8 +6,8 @@ import FTSearchSQLite
 /// log's, notes the bulk write in the log, and notes the highest id; each
 /// ``write(_:)`` upserts a content row, first removing a replaced row's old tokens from the
 /// indexes; ``finish()`` indexes every new or replaced row with one statement per index (with
-/// ``IndexSync/bulkSettings``), writes those rows' ``RowSizes`` blocks again, and restores the
-/// triggers. The indexes are those the database
+/// ``IndexSync/bulkSettings``), writes those rows' ``RowSizes`` blocks again and their
+/// ``SortCodes``, and restores the triggers. The indexes are those the database
 /// has (see ``IndexSync/init(kind:in:)``). All of it happens inside the caller's transaction.
 ///
 /// A record without an id gets the one SQLite picks. When a later record of the same write names
@@ -42,6 +42,11 @@ final class BulkWriter {
     var onMove: (_ from: Int64, _ to: Int64) -> Void = { _, _ in }
     private let database: Database
     private let sync: IndexSync
+    private let sortCodes: SortCodes
+    /// The codes of the records written, by an import (see ``SortCodes/Pending``).
+    private var pendingCodes: SortCodes.Pending
+    /// Where the columns of the sort name are among the searchable values.
+    private let sortColumns: [Int]
     private let timestamp: Int64
     private var highestIDBefore: Int64 = 0
     /// The highest id stored so far: a record with a higher id is new, no lookup needed.
@@ -65,6 +70,11 @@ final class BulkWriter {
         self.indexing = indexing
         self.database = database
         self.sync = try IndexSync(kind: kind, in: database)
+        self.sortCodes = SortCodes(of: kind)
+        self.pendingCodes = SortCodes.Pending(blocks: sortCodes.blocks)
+        self.sortColumns = SortName.columns(of: kind).compactMap {
+            kind.searchableFields.firstIndex(of: $0)
+        }
         self.timestamp = StoredTime.value(of: timestamp)
     }
 
@@ -75,11 +85,12 @@ final class BulkWriter {
             // The log's triggers go too: instead of a change per row, the log notes that any
             // record of the kind may have changed, and kept rankings of it are ranked again.
             try database.execute(
-                sql: sync.dropTriggersSQL + SearchChanges.dropTriggersSQL(of: kind))
+                sql: sync.dropTriggersSQL + SearchChanges.dropTriggersSQL(of: kind)
+                    + sortCodes.dropTriggersSQL)
             try SearchChanges.noteBulkWrite(of: kind, in: database)
         }
         if replacingAll {
-            try database.execute(sql: sync.deleteAllSQL)
+            try database.execute(sql: sync.deleteAllSQL + sortCodes.blocks.deleteAllSQL)
         }
         try database.execute(sql: sync.createReindexListSQL)
         highestIDBefore = Int64(
@@ -142,6 +153,11 @@ final class BulkWriter {
         if record.id == nil {
             try noteAssignedID()
         }
+        if indexing == .atFinish {
+            pendingCodes.set(
+                SortCodes.code(ofColumns: sortColumns.map { record.searchableValues[$0] }),
+                ofRow: record.id ?? database.lastInsertedRowID)
+        }
         return outcome
     }
 
@@ -166,6 +182,9 @@ final class BulkWriter {
         try moveRecord.delete.execute([id])
         assignedIDs.remove(id)
         try noteAssignedID()
+        if let code = pendingCodes.code(ofRow: id) {
+            pendingCodes.set(code, ofRow: database.lastInsertedRowID)
+        }
         onMove(id, database.lastInsertedRowID)
     }
 
@@ -225,13 +244,15 @@ final class BulkWriter {
         for sizes in sync.sizes {
             try sizes.rebuildImported(above: highestIDBefore, in: database)
         }
+        try pendingCodes.write(in: database)
         for index in droppedIndexes {
             try database.execute(sql: index.sql)
         }
         droppedIndexes = []
         try database.execute(sql: sync.dropReindexListSQL)
         try database.execute(
-            sql: sync.createTriggersSQL + SearchChanges.createTriggersSQL(of: kind))
+            sql: sync.createTriggersSQL + SearchChanges.createTriggersSQL(of: kind)
+                + sortCodes.createTriggersSQL)
         upsert = nil
         exists = nil
         unindex = []

@@ -4,7 +4,7 @@ import FTSearchSQLite
 extension SearchIndex {
     /// Runs SQLite's `integrity_check` (https://sqlite.org/pragma.html#pragma_integrity_check)
     /// and FTS5's `integrity-check` of every index against its content table, and compares
-    /// each index's row sizes table with the index.
+    /// each index's row sizes table with the index and each kind's sort codes with its records.
     ///
     /// FTS5 checks an index through a write statement, so a database this process can only
     /// read has its indexes checked in a private temporary copy (https://sqlite.org/backup.html).
@@ -23,6 +23,10 @@ extension SearchIndex {
             }
             for sizes in sync.sizes where try !sizes.isConsistent(in: database) {
                 problems.append(.rowSizesMismatch(table: sizes.table, index: sizes.index.name))
+            }
+            let codes = SortCodes(of: kind)
+            if try !codes.isConsistent(in: database) {
+                problems.append(.sortCodesMismatch(table: codes.table, records: kind.tableName))
             }
         }
         return problems
@@ -47,8 +51,8 @@ extension SearchIndex {
         return copy
     }
 
-    /// Rebuilds every full-text index from its content table, and the row sizes from the
-    /// rebuilt indexes, in one transaction.
+    /// Rebuilds every full-text index from its content table, the row sizes from the
+    /// rebuilt indexes and the sort codes from the records, in one transaction.
     ///
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
     public func rebuild() throws {
@@ -58,6 +62,7 @@ extension SearchIndex {
                 let sync = try IndexSync(kind: kind, in: database)
                 try database.execute(sql: sync.rebuildSQL)
                 for sizes in sync.sizes { try sizes.rebuildAll(in: database) }
+                try SortCodes(of: kind).rebuildAll(in: database)
             }
         }
     }
@@ -100,6 +105,9 @@ public enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
     /// A word index's table of row sizes, kept for ranking, disagrees with the index:
     /// ``SearchIndex/rebuild()`` mends it.
     case rowSizesMismatch(table: String, index: String)
+    /// A kind's table of sort codes, kept for ordering ties by name, disagrees with its
+    /// records: ``SearchIndex/rebuild()`` mends it.
+    case sortCodesMismatch(table: String, records: String)
 
     /// A sentence saying what is wrong.
     public var description: String {
@@ -109,6 +117,8 @@ public enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
             "the \(index) index does not match the \(table) table"
         case .rowSizesMismatch(let table, let index):
             "the \(table) table does not match the \(index) index"
+        case .sortCodesMismatch(let table, let records):
+            "the \(table) table does not match the \(records) table"
         }
     }
 }

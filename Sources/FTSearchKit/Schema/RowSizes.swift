@@ -5,12 +5,11 @@ import FTSearchSQLite
 ///
 /// Each index has its table, named after it: `people_fts_sizes` for the word index (migration
 /// 10), `people_substring_sizes` for the substring index (made with it, see ``IndexSync``).
-/// `people_fts_sizes(block, sizes)` holds rows `block << 11 ..< (block + 1) << 11`, one byte
-/// each at offset `id & 2047`: the row's total token count when every column has fewer than
-/// 128 tokens (one varint byte each in `%_docsize`) and the total is below 255, else 255, which
-/// means "read `%_docsize`". A block of 2,048 bytes fits one database page, and rows come in
-/// rowid order from FTS5, so a ranking moves its blob handle once per block. Bytes of rows that
-/// are not indexed (deleted, or never written) mean nothing.
+/// `people_fts_sizes(block, sizes)` is a ``RowBlocks`` table of one byte a row, 2,048 rows a
+/// block: the row's total token count when every column has fewer than 128 tokens (one varint
+/// byte each in `%_docsize`) and the total is below 255, else 255, which means "read
+/// `%_docsize`". Rows come in rowid order from FTS5, so a ranking moves its blob handle once
+/// per block. Bytes of rows that are not indexed (deleted, or never written) mean nothing.
 ///
 /// The index triggers write the byte of each row they index (see ``IndexSync``); imports,
 /// which drop the triggers, rebuild the blocks of the rows they indexed; `check` compares every
@@ -35,6 +34,12 @@ struct RowSizes {
     static let unknown: UInt8 = 255
 
     var table: String { index.sizesTable }
+    /// The table's layout, versioned by the index.
+    var blocks: RowBlocks {
+        RowBlocks(
+            table: table, column: "sizes", versionedBy: index.name,
+            rowsPerBlock: Self.rowsPerBlock, bytesPerRow: 1)
+    }
     private var docsize: String { index.name + "_docsize" }
     private var columnCount: Int { kind.searchableFields.count }
 
@@ -66,13 +71,11 @@ struct RowSizes {
         return text.count == 1 ? "0" + text : text
     }
 
-    var createTableSQL: String {
-        "CREATE TABLE IF NOT EXISTS \(table)(block INTEGER PRIMARY KEY, sizes BLOB NOT NULL);"
-    }
+    var createTableSQL: String { blocks.createTableSQL }
 
-    var dropTableSQL: String { "DROP TABLE IF EXISTS \(table);" }
+    var dropTableSQL: String { blocks.dropTableSQL }
 
-    var deleteAllSQL: String { "DELETE FROM \(table);" }
+    var deleteAllSQL: String { blocks.deleteAllSQL }
 
     /// Writes again every block holding a row with an id from `lower` through `upper`, from
     /// `%_docsize`.
@@ -127,7 +130,7 @@ struct RowSizes {
 
     /// Whether every indexed row's byte is the one its `%_docsize` entry gives.
     func isConsistent(in database: Database) throws -> Bool {
-        let reader = RowSizeReader(database: database, sizes: self, keepsBlocks: false)
+        let reader = RowBlockReader(database: database, blocks: blocks, keepsBlocks: false)
         var isConsistent = true
         try database.makeStatement(sql: "SELECT id, sz FROM \(docsize) ORDER BY id").forEachRow {
             row in

@@ -112,7 +112,7 @@ final class FTS5RankCollector {
     private var sizeSource: (database: Database, table: String)?
     private var sizeBlob: OpaquePointer?
     /// The index's one-byte row sizes (see ``RowSizes``), read before the docsize table.
-    private let rowSizeReader: RowSizeReader?
+    private let rowSizeReader: RowBlockReader?
 
     /// What it was made with, for ``emptyCopy()``.
     private let arguments:
@@ -128,7 +128,7 @@ final class FTS5RankCollector {
         arguments = (plan, database, sizeTable, rowSizes)
         if let database, let sizeTable { sizeSource = (database, sizeTable) }
         rowSizeReader = database.flatMap { database in
-            rowSizes.map { RowSizeReader(database: database, sizes: $0) }
+            rowSizes.map { RowBlockReader(database: database, blocks: $0.blocks) }
         }
         precondition(plan.tokenCount > 0 && plan.matchPhraseCount > 0 && capacity > 0)
         tokenCount = plan.tokenCount

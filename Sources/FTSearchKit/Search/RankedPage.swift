@@ -195,10 +195,9 @@ struct RankedPage {
     /// handles. Nil when a sort key cannot be read (then the rows are ordered in SQL).
     ///
     /// Only the last group can hold rows beyond the window: when the window wants a few of a
-    /// big one, only the rows that complete it are picked out (see ``firstBySortKey(_:of:keys:)``),
-    /// which for a big group of equal scores (`rog` finds thousands of one-word first names
-    /// "Roger") reads a key's first column alone for most of its rows, and sorts none of them.
-    /// Otherwise every row's key is read and the window selected (see ``SortKeyTable``).
+    /// big one that is a good part of its kind (the first page of `a`), they are found by
+    /// walking the sort-name index (see ``firstInIndexes(_:of:keys:)``). Otherwise the rows
+    /// are selected (see ``selectedBySortKey(_:window:)``).
     private func orderedBySortKey(
         _ rows: [(group: Int, kind: Kind, rowid: Int64)], window: Range<Int>
     ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
@@ -206,37 +205,33 @@ struct RankedPage {
         let whole = rows.prefix { $0.group != lastGroup }
         let last = rows[whole.endIndex...]
         let completing = window.upperBound - whole.count
-        let picksLast = SortKeys.picksOut(completing, of: last.count)
-        guard var ordered = try selectedBySortKey(picksLast ? whole : rows[...], window: window)
-        else { return nil }
-        guard picksLast else { return ordered }
         var keys = SortKeys(database: database)
         guard
-            let picked = try firstBySortKey(
+            let walked = try firstInIndexes(
                 completing, of: last.map { (kind: $0.kind, rowid: $0.rowid) }, keys: &keys)
-        else { return nil }
-        for (position, row) in zip(whole.count..., picked) where window.contains(position) {
+        else { return try selectedBySortKey(rows[...], window: window) }
+        guard var ordered = try selectedBySortKey(whole, window: window) else { return nil }
+        for (position, row) in zip(whole.count..., walked) where window.contains(position) {
             ordered.append((lastGroup, row.kind, row.rowid))
         }
         return ordered
     }
 
     /// The rows at positions `window` of `rows` ordered by group, then sort key, kind and id
-    /// (see ``SortKeyTable``). Of many rows for a narrow window, only the keys' beginnings are
-    /// read first, then the whole keys of the rows those leave in question (see
-    /// ``SortKeyTable/narrowed(to:)``). Nil when a key cannot be read.
+    /// (see ``SortKeyTable``). Of many rows for a narrow window, their sort codes are read
+    /// first, and the whole keys of only the rows those leave in question (see
+    /// ``SortCodeTable/narrowed(to:)``). Nil when a key cannot be read.
     private func selectedBySortKey(
         _ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, window: Range<Int>
     ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
         var (rows, window) = (rows, window)
-        if window.count * 8 < rows.count,
-            let beginnings = try sortKeyTable(of: rows, .beginnings),
-            let narrowed = beginnings.narrowed(to: window)
+        if window.count * 2 < rows.count, let codes = try SortCodeTable(reading: rows, in: database)
         {
+            let narrowed = codes.narrowed(to: window)
             rows = narrowed.rows[...]
             window = (window.lowerBound - narrowed.before)..<(window.upperBound - narrowed.before)
         }
-        guard let table = try sortKeyTable(of: rows, .wholeKeys) else { return nil }
+        guard let table = try sortKeyTable(of: rows) else { return nil }
         return table.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }
     }
 
@@ -244,36 +239,18 @@ struct RankedPage {
     /// at once, here and on the helper's connection.
     var parallelSortKeyMinimum = 256
 
-    /// The sort keys of `rows` (or their beginnings), read in rowid order, in two halves at
-    /// once when they are many. Nil when a key cannot be read.
-    private func sortKeyTable(
-        of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>,
-        _ reading: SortKeyTable.Reading
-    ) throws -> SortKeyTable? {
+    /// The sort keys of `rows`, read in rowid order, in two halves at once when they are many.
+    /// Nil when a key cannot be read.
+    private func sortKeyTable(of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>)
+        throws -> SortKeyTable?
+    {
         try readInRowidHalves(rows, at: { ($0.kind, $0.rowid) }) { rows, database in
             var keys = SortKeys(database: database)
-            return SortKeyTable(reading: rows, reading, with: &keys)
+            return SortKeyTable(reading: rows, with: &keys)
         } combine: { lower, upper in
             var table = lower
             table.append(contentsOf: upper)
             return table
-        }
-    }
-
-    /// The first `count` of `rows` by sort key: found in the sort-name index when the group is
-    /// big enough for that (see ``firstInIndexes(_:of:keys:)``), else picked out (see
-    /// ``SortKeys/first(_:of:)``), a big group's halves (of its rowids) on two connections at
-    /// once. Nil when a key cannot be read.
-    private func firstBySortKey(
-        _ count: Int, of rows: [(kind: Kind, rowid: Int64)], keys: inout SortKeys
-    ) throws -> [(key: [UInt8], kind: Kind, rowid: Int64)]? {
-        if let walked = try firstInIndexes(count, of: rows, keys: &keys) { return walked }
-        guard count > 0 else { return [] }
-        return try readInRowidHalves(rows, at: { $0 }) { rows, database in
-            var keys = SortKeys(database: database)
-            return keys.first(count, of: Array(rows))
-        } combine: {
-            SortKeys.merged($0, $1, first: count)
         }
     }
 

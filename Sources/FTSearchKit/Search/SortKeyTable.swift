@@ -1,16 +1,14 @@
+import FTSearchSQLite
+
 /// The sort keys of many rows in one buffer, and the rows at some positions of their order
-/// found by selection rather than by sorting them all: a deep page that falls inside a group of
-/// 53,380 equal scores orders the 20 rows it shows, after one pass that puts every other row on
-/// the right side of them.
+/// found by selection rather than by sorting them all.
 ///
 /// The order is ``RankedPage``'s: by group (of equal scores, best first), then as
-/// ``SortKeys/precedes(_:_:)`` orders rows of one group — sort key (NOCASE), kind, id.
-///
-/// A table may hold only the keys' beginnings (a person's last name and the space after it):
-/// half the reads, and enough to tell which few rows can be at the positions wanted (see
-/// ``narrowed(to:)``), whose whole keys are then read.
+/// ``SortKeys/precedes(_:_:)`` orders rows of one group — sort key (NOCASE), kind, id. Of many
+/// rows, a ``SortCodeTable`` first tells which few can be at the positions wanted; only theirs
+/// are read whole.
 struct SortKeyTable {
-    /// A row and where its key (or its key's beginning) lies in the table's buffer.
+    /// A row and where its key lies in the table's buffer.
     struct Row {
         var group: Int
         var kind: Kind
@@ -19,37 +17,22 @@ struct SortKeyTable {
         fileprivate var keyEnd: Int
     }
 
-    /// What it read of each key.
-    let reading: Reading
     private var bytes: [UInt8] = []
     private var rows: [Row] = []
 
     /// How many rows the table holds.
     var count: Int { rows.count }
 
-    /// What a table reads of each key.
-    enum Reading: Equatable {
-        case wholeKeys
-        /// The first column and the space after it (see ``SortKeys/appendBeginning(of:rowid:to:)``).
-        case beginnings
-    }
-
-    /// Reads the sort keys of `rows` (or their beginnings) with `keys`, in the order given
-    /// (rowid order keeps each blob move near the last); nil when one cannot be read.
+    /// Reads the sort keys of `rows` with `keys`, in the order given (rowid order keeps each
+    /// blob move near the last); nil when one cannot be read.
     init?(
         reading rows: some Collection<(group: Int, kind: Kind, rowid: Int64)>,
-        _ reading: Reading = .wholeKeys, with keys: inout SortKeys
+        with keys: inout SortKeys
     ) {
-        self.reading = reading
         self.rows.reserveCapacity(rows.count)
         for row in rows {
             let start = bytes.count
-            let isRead =
-                switch reading {
-                case .wholeKeys: keys.appendKey(of: row.kind, rowid: row.rowid, to: &bytes)
-                case .beginnings: keys.appendBeginning(of: row.kind, rowid: row.rowid, to: &bytes)
-                }
-            guard isRead else { return nil }
+            guard keys.appendKey(of: row.kind, rowid: row.rowid, to: &bytes) else { return nil }
             self.rows.append(
                 Row(
                     group: row.group, kind: row.kind, rowid: row.rowid, keyStart: start,
@@ -59,7 +42,6 @@ struct SortKeyTable {
 
     /// Adds the rows of `other`, read on another connection.
     mutating func append(contentsOf other: SortKeyTable) {
-        precondition(other.reading == reading)
         let shift = bytes.count
         bytes += other.bytes
         rows += other.rows.map {
@@ -70,103 +52,116 @@ struct SortKeyTable {
         }
     }
 
-    /// The rows at `positions` of the order, in order (fewer when the table ends first). The
-    /// table must hold whole keys.
+    /// The rows at `positions` of the order, in order (fewer when the table ends first).
     func rows(at positions: Range<Int>) -> [Row] {
-        precondition(reading == .wholeKeys)
         let window = positions.clamped(to: 0..<rows.count)
         guard !window.isEmpty else { return [] }
         var rows = self.rows
         bytes.withUnsafeBufferPointer { keys in
             rows.withUnsafeMutableBufferPointer { rows in
-                Self.place(window, in: rows, keys)
-                rows[window].sort { Self.precedes($0, $1, keys) }
+                let precedes = { (a: Row, b: Row) in Self.precedes(a, b, keys) }
+                rows.select(window.lowerBound, by: precedes)
+                rows.select(window.upperBound - 1, from: window.lowerBound, by: precedes)
+                rows[window].sort(by: precedes)
             }
         }
         return Array(rows[window])
     }
 
-    /// The rows that can be at `positions` of the order, told from the keys' beginnings this
-    /// table holds, and how many rows come before them all: the rows whose (group,
-    /// beginning) lies between those of the rows at the first and the last position, ties
-    /// included. Nil when the beginnings cannot tell: a key with a NUL byte (where NOCASE
-    /// stops comparing), or a row outside that shares a whole word with the row at the edge
-    /// of its side (`Van ` and `Van Der `: last names of several words do not order their
-    /// keys as they order themselves).
-    ///
-    /// Why the others are in order: a key sorts at or after its beginning, and two beginnings
-    /// that differ before either ends order their keys as they order themselves. A
-    /// beginning that ends first (a proper beginning of the other) is either a whole key (an
-    /// animal's name), which sorts before the other's key, or a last name and its space, so it
-    /// and the other share a word: such a row outside, with a beginning that begins one
-    /// inside, would share that word with the edge row between them.
-    func narrowed(to positions: Range<Int>)
-        -> (rows: [(group: Int, kind: Kind, rowid: Int64)], before: Int)?
-    {
-        precondition(reading == .beginnings)
-        let window = positions.clamped(to: 0..<rows.count)
-        guard !window.isEmpty else { return ([], 0) }
-        return bytes.withUnsafeBufferPointer { keys in
-            guard !keys.contains(0) else { return nil }
-            var rows = self.rows
-            rows.withUnsafeMutableBufferPointer { rows in Self.place(window, in: rows, keys) }
-            let (first, last) = (rows[window.lowerBound], rows[window.upperBound - 1])
-            var inside: [(group: Int, kind: Kind, rowid: Int64)] = []
-            var before = 0
-            for row in rows {
-                if Self.compare(row, first, keys) < 0 {
-                    guard row.group != first.group || !Self.shareAWord(row, first, keys) else {
-                        return nil
-                    }
-                    before += 1
-                } else if Self.compare(row, last, keys) > 0 {
-                    guard row.group != last.group || !Self.shareAWord(row, last, keys) else {
-                        return nil
-                    }
-                } else {
-                    inside.append((row.group, row.kind, row.rowid))
-                }
-            }
-            return (inside, before)
-        }
-    }
-
-    /// Puts at `window`'s first and last positions of `rows` the rows that belong there in the
-    /// order of ``precedes(_:_:_:)``, the rows between them between them, unordered.
-    private static func place(
-        _ window: Range<Int>, in rows: UnsafeMutableBufferPointer<Row>,
-        _ keys: UnsafeBufferPointer<UInt8>
-    ) {
-        rows.select(window.lowerBound) { precedes($0, $1, keys) }
-        rows.select(window.upperBound - 1, from: window.lowerBound) { precedes($0, $1, keys) }
-    }
-
-    /// The table's order: by ``compare(_:_:_:)``, then kind, then id.
+    /// The table's order: by group, then key (NOCASE), then kind, then id.
     private static func precedes(_ a: Row, _ b: Row, _ keys: UnsafeBufferPointer<UInt8>) -> Bool {
-        let order = compare(a, b, keys)
-        return order != 0 ? order < 0 : (a.kind.rawValue, a.rowid) < (b.kind.rawValue, b.rowid)
-    }
-
-    /// The order of two rows by group, then key (or beginning), NOCASE.
-    private static func compare(_ a: Row, _ b: Row, _ keys: UnsafeBufferPointer<UInt8>) -> Int {
-        if a.group != b.group { return a.group < b.group ? -1 : 1 }
-        return SortName.compare(
+        if a.group != b.group { return a.group < b.group }
+        let order = SortName.compare(
             UnsafeBufferPointer(rebasing: keys[a.keyStart..<a.keyEnd]),
             UnsafeBufferPointer(rebasing: keys[b.keyStart..<b.keyEnd]))
+        return order != 0 ? order < 0 : (a.kind.rawValue, a.rowid) < (b.kind.rawValue, b.rowid)
+    }
+}
+
+/// The ``SortCodes`` of many rows, which tell the few of them that can be at some positions of
+/// ``SortKeyTable``'s order: a deep page that falls inside a group of 73,000 equal scores reads
+/// a code for each (from blocks of 512) and the whole keys of a few hundred.
+struct SortCodeTable {
+    private struct Row {
+        var group: Int
+        var code: UInt32
+        var kind: Kind
+        var rowid: Int64
     }
 
-    /// Whether the bytes `a` and `b` begin with, NOCASE, run up to a space in both.
-    private static func shareAWord(_ a: Row, _ b: Row, _ keys: UnsafeBufferPointer<UInt8>)
-        -> Bool
-    {
-        var (i, j) = (a.keyStart, b.keyStart)
-        while i < a.keyEnd, j < b.keyEnd,
-            SortName.lowercased(keys[i]) == SortName.lowercased(keys[j])
-        {
-            if keys[i] == 0x20 { return true }
-            i += 1
-            j += 1
+    private var rows: [Row] = []
+
+    /// Reads the codes of `rows` from `database`'s sort codes tables, block by block, in one
+    /// read transaction (so that the connection keeps the blocks it reads); nil when one cannot
+    /// be read.
+    init?(
+        reading rows: some Collection<(group: Int, kind: Kind, rowid: Int64)>,
+        in database: Database
+    ) throws {
+        var table = rows.map { Row(group: $0.group, code: 0, kind: $0.kind, rowid: $0.rowid) }
+        let isRead = try database.readingOneVersion {
+            Kind.allCases.allSatisfy { kind in
+                let blocks = SortCodes(of: kind).blocks
+                let reader = RowBlockReader(database: database, blocks: blocks)
+                for index in Self.inBlockOrder(table, of: kind, blocks: blocks) {
+                    guard let code = reader.code(ofRow: table[index].rowid) else { return false }
+                    table[index].code = code
+                }
+                return true
+            }
         }
-        return false
+        guard isRead else { return nil }
+        self.rows = table
+    }
+
+    /// The indices of `kind`'s rows among `rows`, in the order of their blocks, so that each
+    /// block is read once: counted into place when the blocks they span are not many more
+    /// than they are, else sorted by id.
+    private static func inBlockOrder(_ rows: [Row], of kind: Kind, blocks: RowBlocks) -> [Int] {
+        let mine = rows.indices.filter { rows[$0].kind == kind }
+        let numbers = mine.map { blocks.block(ofRow: rows[$0].rowid) }
+        guard let lowest = numbers.min(), let highest = numbers.max() else { return [] }
+        guard highest - lowest < max(4 * Int64(mine.count), 4096) else {
+            return mine.sorted { rows[$0].rowid < rows[$1].rowid }
+        }
+        // Where each block's rows begin in the order, then where the next of them goes.
+        var next = [Int](repeating: 0, count: Int(highest - lowest) + 2)
+        for number in numbers { next[Int(number - lowest) + 1] += 1 }
+        for slot in next.indices.dropFirst() { next[slot] += next[slot - 1] }
+        var order = [Int](repeating: 0, count: mine.count)
+        for (index, number) in zip(mine, numbers) {
+            order[next[Int(number - lowest)]] = index
+            next[Int(number - lowest)] += 1
+        }
+        return order
+    }
+
+    /// The rows that can be at `positions` of the order, and how many rows come before them
+    /// all: those whose (group, code) lies between those of the rows at the first and the last
+    /// position, ties included. A row whose (group, code) is below the first's comes before
+    /// every row from the first on, since a lower code sorts first (see
+    /// ``SortCodes/code(ofKey:)``); one above the last's after every row up to the last.
+    func narrowed(to positions: Range<Int>)
+        -> (rows: [(group: Int, kind: Kind, rowid: Int64)], before: Int)
+    {
+        let window = positions.clamped(to: 0..<rows.count)
+        guard !window.isEmpty else { return ([], 0) }
+        var rows = self.rows
+        let (first, last) = rows.withUnsafeMutableBufferPointer { rows in
+            let precedes = { (a: Row, b: Row) in (a.group, a.code) < (b.group, b.code) }
+            rows.select(window.lowerBound, by: precedes)
+            rows.select(window.upperBound - 1, from: window.lowerBound, by: precedes)
+            return (rows[window.lowerBound], rows[window.upperBound - 1])
+        }
+        var inside: [(group: Int, kind: Kind, rowid: Int64)] = []
+        var before = 0
+        for row in rows {
+            if (row.group, row.code) < (first.group, first.code) {
+                before += 1
+            } else if (row.group, row.code) <= (last.group, last.code) {
+                inside.append((row.group, row.kind, row.rowid))
+            }
+        }
+        return (inside, before)
     }
 }

@@ -77,59 +77,12 @@ struct SortKeys {
     }
 
     /// Appends the sort key of `kind`'s record `rowid` to `bytes`; false when it cannot be
-    /// read.
+    /// read (no such record, or a column that is not text).
     mutating func appendKey(of kind: Kind, rowid: Int64, to bytes: inout [UInt8]) -> Bool {
-        switch appendKey(of: kind, rowid: rowid, to: &bytes, unlessAfter: nil) {
-        case .key: true
-        case .sortsAfter, .unreadable: false
+        for (index, column) in columnReaders(of: kind).enumerated() {
+            if index > 0 { bytes.append(0x20) }
+            guard column.append(row: rowid, to: &bytes) else { return false }
         }
-    }
-
-    /// What ``appendKey(of:rowid:to:unlessAfter:)`` found.
-    enum Lookup {
-        /// The whole key was appended.
-        case key
-        /// The key sorts after the limit (only its first column was read, and appended).
-        case sortsAfter
-        /// No such record, or a column that is not text.
-        case unreadable
-    }
-
-    /// Appends the sort key of `kind`'s record `rowid` to `bytes`, or only that it sorts
-    /// after `limit`: the first column and the space after it begin the key, and a key sorts at
-    /// or after its beginning, so when that beginning already sorts after `limit` the other
-    /// columns are not read.
-    private mutating func appendKey(
-        of kind: Kind, rowid: Int64, to bytes: inout [UInt8], unlessAfter limit: [UInt8]?
-    ) -> Lookup {
-        let columns = columnReaders(of: kind)
-        let start = bytes.count
-        for (index, column) in columns.enumerated() {
-            if index > 0 {
-                bytes.append(0x20)
-                // With a NUL byte too: SortName.compare stops at it in both.
-                if index == 1, let limit,
-                    bytes.withUnsafeBufferPointer({ key in
-                        limit.withUnsafeBufferPointer { limit in
-                            SortName.compare(UnsafeBufferPointer(rebasing: key[start...]), limit)
-                        }
-                    }) > 0
-                {
-                    return .sortsAfter
-                }
-            }
-            guard column.append(row: rowid, to: &bytes) else { return .unreadable }
-        }
-        return .key
-    }
-
-    /// Appends the beginning of the sort key of `kind`'s record `rowid` to `bytes`: its first
-    /// column, and the space that joins the next when there is one; false when it cannot be
-    /// read.
-    mutating func appendBeginning(of kind: Kind, rowid: Int64, to bytes: inout [UInt8]) -> Bool {
-        let columns = columnReaders(of: kind)
-        guard columns[0].append(row: rowid, to: &bytes) else { return false }
-        if columns.count > 1 { bytes.append(0x20) }
         return true
     }
 
@@ -140,48 +93,6 @@ struct SortKeys {
         }
         readers[kind] = columns
         return columns
-    }
-
-    /// The first `count` of `rows` (of one kind or several), in the order of
-    /// ``precedes(_:_:)``, with their keys; nil when a key cannot be read. Every row's first
-    /// column is read, its others only while the row can still be among the first `count`:
-    /// a big group of equal scores costs about one blob read a row, and no sort of it. Each
-    /// row picked is put in place in a sorted array, so this is for a few rows of many (see
-    /// ``picksOut(_:of:)``); ``SortKeyTable`` orders the others. `rows` may come in any order;
-    /// in rowid order (as ``RankedPage`` reads them) each blob move lands near the last.
-    mutating func first(_ count: Int, of rows: [(kind: Kind, rowid: Int64)])
-        -> [(key: [UInt8], kind: Kind, rowid: Int64)]?
-    {
-        var picked: [(key: [UInt8], kind: Kind, rowid: Int64)] = []
-        guard count > 0 else { return picked }
-        picked.reserveCapacity(count + 1)
-        for row in rows {
-            let limit = picked.count == count ? picked.last?.key : nil
-            var key: [UInt8] = []
-            switch appendKey(of: row.kind, rowid: row.rowid, to: &key, unlessAfter: limit) {
-            case .unreadable: return nil
-            case .sortsAfter: continue
-            case .key:
-                let entry = (key: key, kind: row.kind, rowid: row.rowid)
-                if picked.count == count, let last = picked.last, !Self.precedes(entry, last) {
-                    continue
-                }
-                // The insertion point: the first entry that `entry` precedes.
-                var low = 0
-                var high = picked.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if Self.precedes(entry, picked[middle]) {
-                        high = middle
-                    } else {
-                        low = middle + 1
-                    }
-                }
-                picked.insert(entry, at: low)
-                if picked.count > count { picked.removeLast() }
-            }
-        }
-        return picked
     }
 
     /// The first `count` of `rowids` (records of `kind`, in any order) in the order of their
@@ -216,29 +127,9 @@ struct SortKeys {
         return found.count == wanted ? found : nil
     }
 
-    /// The first `count` of two lists each in the order of ``precedes(_:_:)``, in that order.
-    static func merged(
-        _ a: [(key: [UInt8], kind: Kind, rowid: Int64)],
-        _ b: [(key: [UInt8], kind: Kind, rowid: Int64)], first count: Int
-    ) -> [(key: [UInt8], kind: Kind, rowid: Int64)] {
-        var merged: [(key: [UInt8], kind: Kind, rowid: Int64)] = []
-        merged.reserveCapacity(min(count, a.count + b.count))
-        var (i, j) = (0, 0)
-        while merged.count < count, i < a.count || j < b.count {
-            if j == b.count || (i < a.count && precedes(a[i], b[j])) {
-                merged.append(a[i])
-                i += 1
-            } else {
-                merged.append(b[j])
-                j += 1
-            }
-        }
-        return merged
-    }
-
-    /// Whether the first `count` of `rows` rows are few enough to pick out one by one (see
-    /// ``first(_:of:)``) rather than to read every key and select them: at most a thousand,
-    /// and fewer than a quarter of the rows.
+    /// Whether the first `count` of `rows` rows are few enough to look for in the sort-name
+    /// index (see ``firstInIndex(_:of:kind:budget:)``) rather than to select them: at most a
+    /// thousand, and fewer than a quarter of the rows.
     static func picksOut(_ count: Int, of rows: Int) -> Bool {
         count > 0 && count <= 1_000 && count * 4 < rows
     }

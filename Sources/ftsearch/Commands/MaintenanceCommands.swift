@@ -20,7 +20,8 @@ struct CheckCommand: ContextualCommand {
             for problem in problems {
                 let advice =
                     switch problem {
-                    case .indexMismatch, .rowSizesMismatch: " (run 'ftsearch rebuild')"
+                    case .indexMismatch, .rowSizesMismatch, .sortCodesMismatch:
+                        " (run 'ftsearch rebuild')"
                     case .integrity: ""
                     }
                 context.standardError.print("Error: \(problem)\(advice)")

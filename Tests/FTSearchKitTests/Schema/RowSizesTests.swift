@@ -100,8 +100,10 @@ import FTSearchSQLite
     private static func size(of id: Int64, readOn index: SearchIndex) throws -> UInt8? {
         try index.database.readingOneVersion {
             _ = try index.database.fetchInt(sql: "SELECT count(*) FROM people_fts_sizes")
-            return RowSizeReader(database: index.database, sizes: RowSizes.words(of: .people))
-                .byte(ofRow: id)
+            return RowBlockReader(
+                database: index.database, blocks: RowSizes.words(of: .people).blocks
+            )
+            .byte(ofRow: id)
         }
     }
 
@@ -129,7 +131,8 @@ import FTSearchSQLite
         try reader.database.execute(sql: "BEGIN IMMEDIATE")
         try reader.database.execute(
             sql: "UPDATE people SET company = 'Acme and Sons' WHERE id = ?1", arguments: [id])
-        let pending = RowSizeReader(database: reader.database, sizes: RowSizes.words(of: .people))
+        let pending = RowBlockReader(
+            database: reader.database, blocks: RowSizes.words(of: .people).blocks)
         #expect(pending.byte(ofRow: id) == 6)
         pending.close()  // an open blob handle would keep the connection on this version
         try reader.database.execute(sql: "ROLLBACK")
@@ -184,7 +187,7 @@ import FTSearchSQLite
         }
         try Schema.migrator.migrate(database)
         #expect(try RowSizes.words(of: .people).isConsistent(in: database))
-        let reader = RowSizeReader(database: database, sizes: RowSizes.words(of: .people))
+        let reader = RowBlockReader(database: database, blocks: RowSizes.words(of: .people).blocks)
         #expect(
             companies.indices.map { reader.byte(ofRow: Int64($0 * 1000 - 1500)) } == [2, 3, 5, 255])
     }

@@ -1,0 +1,240 @@
+import CSQLite
+import FTSearchSQLite
+
+/// The first three bytes of every record's sort key (see ``SortName``), folded as NOCASE folds
+/// them, in a ``RowBlocks`` table of 512 rows a block (two blocks share a page) (`people_sort_codes`, `animals_sort_codes`,
+/// migration 12): ordering a big group of equal scores reads a code from a block for each row
+/// instead of a b-tree seek into the records, and reads the whole keys of only the few rows the
+/// codes cannot place (see ``SortKeyTable``).
+///
+/// A code orders as its key does: when one row's code is below another's, its key sorts first
+/// (``code(ofKey:)``); equal codes tell nothing. A code is not a rank, so a write changes only
+/// its own row's. Triggers of their own (beside the index triggers) write the code of each row
+/// inserted or renamed, with the `ftsearch_sort_code` SQL function; imports, which drop them,
+/// write the codes of the records they store (``Pending``); `check` compares every record's
+/// code with its key and `rebuild` makes the table again.
+struct SortCodes {
+    let kind: Kind
+
+    init(of kind: Kind) {
+        self.kind = kind
+    }
+
+    var table: String { kind.tableName + "_sort_codes" }
+
+    /// The table's layout, versioned by the kind's word index (every write to a sort name
+    /// writes that index).
+    var blocks: RowBlocks {
+        RowBlocks(
+            table: table, column: "codes", versionedBy: kind.indexName, rowsPerBlock: 512,
+            bytesPerRow: Self.length)
+    }
+
+    /// The bytes of a code.
+    static let length = 3
+
+    /// The code of a sort key: its first ``length`` bytes with ASCII letters in lower case, up
+    /// to a NUL byte, then zeros, read as a big-endian number.
+    ///
+    /// Why a lower code sorts first: at the first byte where two codes differ, either both keys
+    /// have a byte there other than NUL, and NOCASE compares those; or the lower code's key
+    /// ends there (it is shorter, and sorts first) or has a NUL there, where NOCASE stops and
+    /// compares NUL with the other key's byte. Every byte before is equal and not NUL.
+    static func code(ofKey key: some Collection<UInt8>) -> UInt32 {
+        var code: UInt32 = 0
+        var bytes = key.makeIterator()
+        var hasEnded = false
+        for _ in 0..<length {
+            let byte = hasEnded ? 0 : bytes.next().map(SortName.lowercased) ?? 0
+            hasEnded = byte == 0
+            code = code << 8 | UInt32(byte)
+        }
+        return code
+    }
+
+    /// The code of a record whose sort name's columns (``SortName/columns(of:)``) hold
+    /// `values`, joined by a space as the key joins them.
+    static func code(ofColumns values: [String]) -> UInt32 {
+        code(
+            ofKey: values.lazy.enumerated().flatMap { index, value in
+                (index == 0 ? [] : [0x20]) + value.utf8.prefix(length)
+            })
+    }
+
+    /// The name of the SQL function the triggers call: `ftsearch_sort_code(key)`, the code of a
+    /// text as ``length`` bytes (see ``bytes(of:)``).
+    static let functionName = "ftsearch_sort_code"
+
+    /// Registers ``functionName`` on `database` (deterministic and innocuous, so that triggers
+    /// may call it).
+    static func registerFunction(on database: Database) throws(SQLiteError) {
+        let result = sqlite3_create_function_v2(
+            database.handle, functionName, 1,
+            SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil,
+            { context, _, values in
+                guard let context, let value = values?[0] else { return }
+                let count = Int(sqlite3_value_bytes(value))
+                let text = sqlite3_value_text(value)
+                let key = UnsafeBufferPointer(start: text, count: text == nil ? 0 : count)
+                let code = SortCodes.bytes(of: SortCodes.code(ofKey: key))
+                sqlite3_result_blob(context, code, Int32(code.count), csqlite_transient())
+            }, nil, nil, nil)
+        guard result == SQLITE_OK else {
+            throw SQLiteError(connection: database.handle, code: result)
+        }
+    }
+
+    /// The triggers writing the code of each record inserted or renamed (as migration 12
+    /// created them; dropped and restored by ``BulkWriter`` with the index triggers).
+    var createTriggersSQL: String {
+        let (rows, shift) = (blocks.rowsPerBlock, blocks.blockShift)
+        let offset = "(new.id & \(rows - 1)) * \(Self.length)"
+        let write = """
+            INSERT INTO \(table)(block, codes) SELECT new.id >> \(shift), zeroblob(\(blocks.blockBytes)) WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE block = new.id >> \(shift));
+                UPDATE \(table) SET codes = CAST(substr(codes, 1, \(offset)) || \(Self.functionName)(\(SortName.sql(of: kind, table: "new"))) || substr(codes, \(offset) + \(Self.length + 1)) AS BLOB) WHERE block = new.id >> \(shift);
+            """
+        let columns = (["id"] + SortName.columns(of: kind)).joined(separator: ", ")
+        return """
+            CREATE TRIGGER \(kind.tableName)_sort_code_insert AFTER INSERT ON \(kind.tableName) BEGIN
+                \(write)
+            END;
+            CREATE TRIGGER \(kind.tableName)_sort_code_update AFTER UPDATE OF \(columns) ON \(kind.tableName) BEGIN
+                \(write)
+            END;
+            """
+    }
+
+    var dropTriggersSQL: String {
+        """
+        DROP TRIGGER \(kind.tableName)_sort_code_insert;
+        DROP TRIGGER \(kind.tableName)_sort_code_update;
+        """
+    }
+
+    /// The codes of the records, read with the SQL function, by id.
+    private var codesSQL: String {
+        "SELECT id, \(Self.functionName)(\(SortName.sql(of: kind))) FROM \(kind.tableName) ORDER BY id"
+    }
+
+    /// A code's bytes, most significant first, as the table and the SQL function hold it.
+    static func bytes(of code: UInt32) -> [UInt8] {
+        (0..<length).reversed().map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }
+    }
+
+    /// The code `bytes` hold (see ``bytes(of:)``); nil when they are not ``length`` bytes.
+    static func code(ofBytes bytes: some Collection<UInt8>) -> UInt32? {
+        bytes.count == length ? bytes.reduce(0) { $0 << 8 | UInt32($1) } : nil
+    }
+
+    /// Makes the whole table again from the records.
+    func rebuildAll(in database: Database) throws {
+        try database.execute(sql: blocks.deleteAllSQL)
+        var pending = Pending(blocks: blocks)
+        try database.makeStatement(sql: codesSQL).forEachRow { row in
+            pending.set(Self.code(ofBytes: row.bytes(at: 1)) ?? 0, ofRow: row.int64(at: 0))
+        }
+        try pending.write(in: database)
+    }
+
+    /// Whether every record's code is the one its sort key gives.
+    func isConsistent(in database: Database) throws -> Bool {
+        let reader = RowBlockReader(database: database, blocks: blocks, keepsBlocks: false)
+        var isConsistent = true
+        try database.makeStatement(sql: codesSQL).forEachRow { row in
+            let code = Self.code(ofBytes: row.bytes(at: 1))
+            if code == nil || reader.code(ofRow: row.int64(at: 0)) != code { isConsistent = false }
+        }
+        return isConsistent
+    }
+
+    /// Codes of records an import stores, kept in memory by block and written when it
+    /// finishes (its triggers are dropped): the blocks it filled whole as they are, the
+    /// others over what the table has.
+    struct Pending {
+        let blocks: RowBlocks
+        private var written: [Int64: Block] = [:]
+        /// The block of the last code set (an import's new rows come in id order).
+        private var last: (number: Int64, block: Block)?
+
+        private final class Block {
+            var bytes: [UInt8]
+            /// Which rows' codes were set, a bit a row.
+            var isSet: [UInt64]
+            var setCount = 0
+
+            init(_ blocks: RowBlocks) {
+                bytes = [UInt8](repeating: 0, count: blocks.blockBytes)
+                isSet = [UInt64](repeating: 0, count: (blocks.rowsPerBlock + 63) / 64)
+            }
+
+            func isSet(_ row: Int) -> Bool { isSet[row >> 6] & (1 << (row & 63)) != 0 }
+        }
+
+        init(blocks: RowBlocks) {
+            self.blocks = blocks
+        }
+
+        /// Sets row `id`'s code.
+        mutating func set(_ code: UInt32, ofRow id: Int64) {
+            let block = self.block(blocks.block(ofRow: id))
+            let row = Int(id & Int64(blocks.rowsPerBlock - 1))
+            block.bytes.replaceSubrange(Self.bytes(ofRow: row), with: SortCodes.bytes(of: code))
+            if !block.isSet(row) {
+                block.isSet[row >> 6] |= 1 << (row & 63)
+                block.setCount += 1
+            }
+        }
+
+        private static func bytes(ofRow row: Int) -> Range<Int> {
+            row * SortCodes.length..<(row + 1) * SortCodes.length
+        }
+
+        private mutating func block(_ number: Int64) -> Block {
+            if let last, last.number == number { return last.block }
+            let block = written[number] ?? Block(blocks)
+            written[number] = block
+            last = (number, block)
+            return block
+        }
+
+        /// Row `id`'s code, when it was set.
+        func code(ofRow id: Int64) -> UInt32? {
+            guard let block = written[blocks.block(ofRow: id)] else { return nil }
+            let row = Int(id & Int64(blocks.rowsPerBlock - 1))
+            guard block.isSet(row) else { return nil }
+            return SortCodes.code(ofBytes: block.bytes[Self.bytes(ofRow: row)])
+        }
+
+        /// Writes every block a code was set in.
+        func write(in database: Database) throws {
+            let read = try database.makeStatement(
+                sql: "SELECT \(blocks.column) FROM \(blocks.table) WHERE block = ?1")
+            let write = try database.makeStatement(
+                sql:
+                    "INSERT OR REPLACE INTO \(blocks.table)(block, \(blocks.column)) VALUES (?1, ?2)"
+            )
+            for (number, block) in written {
+                var bytes = block.bytes
+                if block.setCount < blocks.rowsPerBlock,
+                    var stored = try read.firstRow([number], { $0.bytes(at: 0) }),
+                    stored.count == blocks.blockBytes
+                {
+                    for row in 0..<blocks.rowsPerBlock where block.isSet(row) {
+                        stored.replaceSubrange(
+                            Self.bytes(ofRow: row), with: bytes[Self.bytes(ofRow: row)])
+                    }
+                    bytes = stored
+                }
+                try write.execute([number, bytes])
+            }
+        }
+    }
+}
+
+extension RowBlockReader {
+    /// Row `rowid`'s code, from a ``SortCodes`` table; nil when its block cannot be read.
+    func code(ofRow rowid: Int64) -> UInt32? {
+        guard let bytes = bytes(ofRow: rowid) else { return nil }
+        return SortCodes.code(ofBytes: UnsafeBufferPointer(start: bytes, count: SortCodes.length))
+    }
+}

@@ -1,0 +1,181 @@
+import CSQLite
+import FTSearchSQLite
+
+/// Reads rows' bytes from a ``RowBlocks`` table through one incremental blob handle
+/// (https://sqlite.org/c3ref/blob_open.html) kept on the current block: rows asked for in
+/// rowid order cost one blob move per block, and a plain memory read for the others.
+///
+/// A reader that keeps blocks takes them from, and adds them to, its connection's
+/// ``KeptRowBlocks``, read in a read transaction: then a connection's searches read each block
+/// once between two changes to the table's records, not once a search (a one-letter prefix's
+/// rows are in every block).
+final class RowBlockReader {
+    private let database: Database
+    private let blocks: RowBlocks
+    /// The connection's kept blocks of the table; nil for a reader that reads every block from
+    /// the table (a check of the table itself).
+    private let kept: KeptRowBlocks?
+    /// The versioning index's structure record, read at the first block (nil until then, and
+    /// empty when blocks are not kept in this transaction).
+    private var structure: [UInt8]?
+    private var blob: OpaquePointer?
+    /// The block whose bytes `bytes` points to, or that could not be read (then `isLoaded`
+    /// is false).
+    private var block: Int64?
+    /// The current block's bytes: `buffer`, or a kept block.
+    private var bytes: UnsafePointer<UInt8>
+    /// Where a block not kept is read to.
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private var isLoaded = false
+    /// The generation of `kept` seen to be at `structure` (see ``KeptRowBlocks/isKept(at:generation:)``).
+    private var keptGeneration = -1
+
+    init(database: Database, blocks: RowBlocks, keepsBlocks: Bool = true) {
+        self.database = database
+        self.blocks = blocks
+        kept = keepsBlocks ? database.kept(KeptRowBlocks.Tables.self) { .init() }[blocks] : nil
+        buffer = .allocate(capacity: blocks.blockBytes)
+        bytes = UnsafePointer(buffer)
+    }
+
+    deinit {
+        close()
+        buffer.deallocate()
+    }
+
+    /// The first of row `rowid`'s bytes (``RowBlocks/bytesPerRow`` of them), valid until the
+    /// next read; nil when its block cannot be read.
+    func bytes(ofRow rowid: Int64) -> UnsafePointer<UInt8>? {
+        let wanted = blocks.block(ofRow: rowid)
+        if wanted != block { load(wanted) }
+        return isLoaded ? bytes + blocks.offset(ofRow: rowid) : nil
+    }
+
+    /// Row `rowid`'s byte, for a table of one byte a row.
+    func byte(ofRow rowid: Int64) -> UInt8? { bytes(ofRow: rowid)?.pointee }
+
+    /// Points `bytes` at block `wanted`: one kept at this structure of the index, else
+    /// the block read whole (2 KiB copied once is cheaper than a blob read per row), and kept.
+    private func load(_ wanted: Int64) {
+        block = wanted
+        isLoaded = false
+        if kept != nil, structure == nil { structure = keptStructure() }
+        let structure = structure ?? []
+        if let kept, !structure.isEmpty, kept.isKept(at: structure, generation: &keptGeneration),
+            let bytes = kept.block(wanted)
+        {
+            self.bytes = bytes
+            isLoaded = true
+            return
+        }
+        if let blob {
+            // A failed move leaves the handle good only for closing.
+            guard sqlite3_blob_reopen(blob, wanted) == SQLITE_OK else { return close() }
+        } else {
+            guard
+                sqlite3_blob_open(
+                    database.handle, "main", blocks.table, blocks.column, wanted, 0, &blob)
+                    == SQLITE_OK
+            else { return close() }
+        }
+        guard let blob else { return }
+        let count = Int(sqlite3_blob_bytes(blob))
+        guard count == blocks.blockBytes,
+            sqlite3_blob_read(blob, buffer, Int32(count), 0) == SQLITE_OK
+        else { return }
+        isLoaded = true
+        bytes = UnsafePointer(buffer)
+        if let kept, !structure.isEmpty {
+            bytes = kept.keep(wanted, copying: buffer, structure: structure)
+        }
+    }
+
+    /// The versioning index's structure record, which tells kept blocks of this version of the
+    /// table (see ``IndexStructure``). Empty, so that nothing is kept or read from what was
+    /// kept, outside a transaction (the record and the blocks could then be of two versions)
+    /// and in a write transaction (whose uncommitted changes FTS5 may not have written to the
+    /// record yet). In a transaction that has not read yet, reading the record begins its
+    /// read.
+    private func keptStructure() -> [UInt8] {
+        guard !database.isAutocommit,
+            sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE
+        else { return [] }
+        return (try? IndexStructure.record(ofIndexNamed: blocks.versionedBy, in: database)) ?? []
+    }
+
+    /// Closes the blob handle; the next read opens another.
+    func close() {
+        if let blob { sqlite3_blob_close(blob) }
+        blob = nil
+    }
+}
+
+/// The blocks of one ``RowBlocks`` table that a connection read, kept for as long as its
+/// versioning index's structure record (see ``IndexStructure``) stays the one they were read
+/// at: any change to the index, by this connection or another, drops them. Used on its
+/// connection's thread only, as the connection is.
+final class KeptRowBlocks {
+    /// The structure record the blocks were read at.
+    private var structure: [UInt8] = []
+    private var blocks: [Int64: UnsafeMutablePointer<UInt8>] = [:]
+    /// The bytes of a block.
+    private let blockBytes: Int
+    /// Counts the times the blocks were dropped.
+    private var generation = 0
+    /// At most this many blocks are kept (64 MiB of row sizes, 67 million rows; 48 MiB of sort
+    /// codes, 16 million); past it, the blocks kept so far are dropped.
+    static let mostKept = 1 << 15
+
+    init(blockBytes: Int) {
+        self.blockBytes = blockBytes
+    }
+
+    deinit { dropAll() }
+
+    /// Whether the blocks kept were read at `structure`: compared when `generation` (the
+    /// caller's, -1 at first) is not the blocks' own, which it then becomes, so that a reader
+    /// compares structure records once, not once a block.
+    func isKept(at structure: [UInt8], generation: inout Int) -> Bool {
+        if generation == self.generation { return true }
+        guard structure == self.structure else { return false }
+        generation = self.generation
+        return true
+    }
+
+    /// Block `number`, if it was kept (see ``isKept(at:generation:)``).
+    func block(_ number: Int64) -> UnsafePointer<UInt8>? {
+        blocks[number].map { UnsafePointer($0) }
+    }
+
+    /// Keeps a copy of block `number`, read at `structure`, and returns it.
+    func keep(_ number: Int64, copying bytes: UnsafePointer<UInt8>, structure: [UInt8])
+        -> UnsafePointer<UInt8>
+    {
+        if structure != self.structure || blocks.count >= Self.mostKept {
+            dropAll()
+            self.structure = structure
+        }
+        let copy = blocks[number] ?? .allocate(capacity: blockBytes)
+        copy.update(from: bytes, count: blockBytes)
+        blocks[number] = copy
+        return UnsafePointer(copy)
+    }
+
+    private func dropAll() {
+        for block in blocks.values { block.deallocate() }
+        blocks.removeAll()
+        generation += 1
+    }
+
+    /// A connection's kept blocks, by table.
+    final class Tables {
+        private var tables: [String: KeptRowBlocks] = [:]
+
+        subscript(table: RowBlocks) -> KeptRowBlocks {
+            if let blocks = tables[table.table] { return blocks }
+            let blocks = KeptRowBlocks(blockBytes: table.blockBytes)
+            tables[table.table] = blocks
+            return blocks
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import FTSearchSQLite
+import FTSearchTestSupport
+import Testing
+
+@_spi(Benchmarking) @testable import FTSearchKit
+
+/// The sort codes (``SortCodes``) order as the keys they begin, are the same from Swift and from
+/// SQL, and stay equal to the records' names through every kind of write; `check` notices when
+/// they do not, and `rebuild` mends them.
+@Suite struct SortCodesTests {
+    /// Keys of up to six bytes from an alphabet of the bytes that matter to NOCASE: letters of
+    /// both cases, a space, a NUL, bytes of a two-byte UTF-8 letter, and one below every letter.
+    @Test func aLowerCodeSortsFirstAndSQLAgrees() throws {
+        let database = try Database(path: ":memory:")
+        try database.registerSearchExtensions()
+        let sql = try database.makeStatement(sql: "SELECT ftsearch_sort_code(CAST(?1 AS TEXT))")
+        var random = SeededGenerator(seed: TestSettings.seed)
+        let alphabet: [UInt8] = [0x61, 0x41, 0x62, 0x42, 0x7A, 0x5A, 0x20, 0x00, 0xC3, 0xA9, 0x2D]
+        let keys = (0..<400).map { _ in
+            (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                alphabet.randomElement(using: &random)!
+            }
+        }
+        var lower = 0
+        for a in keys {
+            let code = SortCodes.code(ofKey: a)
+            let fromSQL = try sql.firstRow([DatabaseValue.blob(a)]) { $0.bytes(at: 0) }
+            #expect(fromSQL == SortCodes.bytes(of: code), "\(a)")
+            #expect(SortCodes.code(ofBytes: SortCodes.bytes(of: code)) == code)
+            for b in keys where code < SortCodes.code(ofKey: b) {
+                lower += 1
+                #expect(SortName.compare(a, b) < 0, "\(a) has a lower code than \(b)")
+            }
+        }
+        #expect(lower > 10_000)
+        #expect(
+            SortCodes.code(ofColumns: ["Lee", "Ann"]) == SortCodes.code(ofKey: Array("lee a".utf8)))
+        #expect(SortCodes.code(ofColumns: ["", "Bo"]) == 0x20_626F)
+        #expect(SortCodes.code(ofColumns: ["A\u{0}z", "Bo"]) == 0x61_0000)
+    }
+
+    /// Every index's codes equal the records' names.
+    private static func expectExact(_ index: SearchIndex, _ context: String) throws {
+        for kind in Kind.allCases {
+            #expect(try SortCodes(of: kind).isConsistent(in: index.database), "\(context), \(kind)")
+        }
+    }
+
+    private static func importPeople(
+        _ people: [(id: Int64?, first: String, last: String)], into index: SearchIndex,
+        replace: Bool = false
+    ) throws {
+        let records = people.map { person in
+            (person.id.map { [("id", JSONValue.number(String($0)))] } ?? [])
+                + [("first_name", .string(person.first)), ("last_name", .string(person.last))]
+        }
+        try index.importRecords(
+            from: [ImportSource(path: "people.json", reader: RecordList(fields: records))],
+            options: ImportOptions(replace: replace))
+    }
+
+    @Test func everyKindOfWriteKeepsTheCodesExact() throws {
+        let seed = TestSettings.seed("SortCodesTests", 0)
+        var random = SeededGenerator(seed: seed)
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        let names = ["Ann", "ann", "Zoë", "Lee", "", "Van Der", "a\u{0}b", "Ødegaard", "Bo"]
+        func name() -> String { names.randomElement(using: &random)! }
+        // A person needs a first or last name.
+        func person() -> (first: String, last: String) {
+            let first = name()
+            return (first, first.isEmpty ? "Bo" : name())
+        }
+        try Self.importPeople(
+            (0..<1501).map { number in
+                let (first, last) = person()
+                return (number == 1500 ? -7 : nil, first, last)
+            }, into: index)
+        try index.importAnimals(
+            (0..<700).map { _ in
+                let name = name()
+                return name.isEmpty ? "Rex" : name
+            })
+        try Self.expectExact(index, "seed \(seed), after the first imports")
+        // A record naming an id this import gave another moves that one to a new id.
+        try Self.importPeople([(nil, "Moved", "Away"), (1501, "Takes", "Place")], into: index)
+        try Self.expectExact(index, "seed \(seed), after a move")
+        #expect(try index.findAll(Person.self).contains { $0.lastName == "Away" })
+        for step in 0..<TestSettings.iterations(20) {
+            let ids = try index.findAll(Person.self).compactMap(\.id)
+            let context = "seed \(seed), step \(step)"
+            switch Int.random(in: 0..<7, using: &random) {
+            case 0:
+                try Self.importPeople(
+                    (0..<Int.random(in: 1...600, using: &random)).map { _ in
+                        let (first, last) = person()
+                        return (
+                            random.chance(0.3) ? ids.randomElement(using: &random) : nil, first,
+                            last
+                        )
+                    }, into: index)
+            case 1:
+                let (first, last) = person()
+                try index.insert(Person(firstName: first, lastName: last, company: "Acme"))
+            case 2:
+                let (first, last) = person()
+                try index.update(Person.self, id: ids.randomElement(using: &random)!) {
+                    $0.firstName = first
+                    $0.lastName = last
+                }
+            case 3:
+                try index.update(Person.self, id: ids.randomElement(using: &random)!) {
+                    $0.company = "Beta"
+                }
+            case 4:
+                _ = try index.delete(Person.self, ids: [ids.randomElement(using: &random)!])
+            case 5:
+                // A failed import leaves the codes as they were.
+                let records: [[(String, JSONValue)]] = [
+                    [("first_name", .string("Zed")), ("last_name", .string("Zed"))],
+                    [("first_name", .string("")), ("note", .string("x"))],
+                ]
+                #expect(throws: ImportError.self, "\(context)") {
+                    try index.importRecords(
+                        from: [ImportSource(path: "in.json", reader: RecordList(fields: records))],
+                        options: ImportOptions())
+                }
+            default:
+                try Self.importPeople(
+                    (0..<Int.random(in: 1...300, using: &random)).map { _ in
+                        let (first, last) = person()
+                        return (nil, first, last)
+                    },
+                    into: index, replace: random.chance(0.5))
+            }
+            try Self.expectExact(index, context)
+        }
+        let request = SearchRequest(text: "a", kinds: .all, limit: 20, offset: 400)
+        #expect(try index.search(request) == (try index.referenceSearch(request)))
+    }
+
+    @Test func checkFindsCodesOutOfStepAndRebuildMendsThem() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        try index.importPeople([("Ann", "Smith", "Acme"), ("Anna", "Bo", "Acme")])
+        #expect(try index.check().isEmpty)
+        try index.database.execute(sql: "UPDATE people_sort_codes SET codes = zeroblob(1536)")
+        #expect(
+            try index.check() == [.sortCodesMismatch(table: "people_sort_codes", records: "people")]
+        )
+        try index.rebuild()
+        #expect(try index.check().isEmpty)
+    }
+
+    @Test func migrationTwelveFillsTheCodesOfStoredRows() throws {
+        let database = try Database(path: ":memory:")
+        try database.registerSearchExtensions()
+        try Schema.migrator.prefix(11).migrate(database)
+        let lastNames = ["Lee", "", "ÉLAN", "O\u{0}x"]
+        for (offset, last) in lastNames.enumerated() {
+            try database.execute(
+                sql: """
+                    INSERT INTO people(id, first_name, last_name, company, created_at, updated_at)
+                    VALUES (?1, 'Ann', ?2, '', 0, 0)
+                    """, arguments: [Int64(offset * 1000 - 1500), last])
+        }
+        try Schema.migrator.migrate(database)
+        #expect(try SortCodes(of: .people).isConsistent(in: database))
+        #expect(try SortCodes(of: .animals).isConsistent(in: database))
+        let reader = RowBlockReader(database: database, blocks: SortCodes(of: .people).blocks)
+        #expect(
+            lastNames.indices.map { reader.code(ofRow: Int64($0 * 1000 - 1500)) }
+                == [0x6C_6565, 0x20_616E, 0xC3_896C, 0x6F_0000])
+    }
+
+    /// An import drops the triggers and puts them back: as migration 12 made them.
+    @Test func anImportPutsBackTheTriggersTheMigrationMade() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        func triggers() throws -> [String] {
+            var sql: [String] = []
+            try index.database.makeStatement(
+                sql: "SELECT sql FROM sqlite_schema WHERE name LIKE '%sort_code%' ORDER BY name"
+            ).forEachRow { sql.append($0.text(at: 0) ?? "") }
+            return sql
+        }
+        let made = try triggers()
+        #expect(made.count == 6, "two tables and four triggers")
+        try index.importPeople([("Ann", "Lee", "")])
+        try index.importAnimals(["Rex"])
+        #expect(try triggers() == made)
+    }
+}
