@@ -155,7 +155,7 @@ final class BulkWriter {
         }
         if indexing == .atFinish {
             pendingCodes.set(
-                SortCodes.code(ofColumns: sortColumns.map { record.searchableValues[$0] }),
+                SortCodes.code(ofColumns: sortColumns, of: record.searchableValues),
                 ofRow: record.id ?? database.lastInsertedRowID)
         }
         return outcome

@@ -40,25 +40,47 @@ struct SortCodes {
     /// have a byte there other than NUL, and NOCASE compares those; or the lower code's key
     /// ends there (it is shorter, and sorts first) or has a NUL there, where NOCASE stops and
     /// compares NUL with the other key's byte. Every byte before is equal and not NUL.
-    static func code(ofKey key: some Collection<UInt8>) -> UInt32 {
-        var code: UInt32 = 0
-        var bytes = key.makeIterator()
-        var hasEnded = false
-        for _ in 0..<length {
-            let byte = hasEnded ? 0 : bytes.next().map(SortName.lowercased) ?? 0
-            hasEnded = byte == 0
-            code = code << 8 | UInt32(byte)
+    static func code(ofKey key: some Sequence<UInt8>) -> UInt32 {
+        var code = Code()
+        for byte in key {
+            guard !code.isWhole else { break }
+            code.append(byte)
         }
-        return code
+        return code.value
     }
 
-    /// The code of a record whose sort name's columns (``SortName/columns(of:)``) hold
-    /// `values`, joined by a space as the key joins them.
-    static func code(ofColumns values: [String]) -> UInt32 {
-        code(
-            ofKey: values.lazy.enumerated().flatMap { index, value in
-                (index == 0 ? [] : [0x20]) + value.utf8.prefix(length)
-            })
+    /// The code of a record whose searchable values are `values`, its sort name's columns
+    /// (``SortName/columns(of:)``) at `columns` among them, joined by a space as the key joins
+    /// them.
+    static func code(ofColumns columns: [Int], of values: [String]) -> UInt32 {
+        var code = Code()
+        for (index, column) in columns.enumerated() {
+            if index > 0, !code.isWhole { code.append(0x20) }
+            for byte in values[column].utf8 {
+                guard !code.isWhole else { break }
+                code.append(byte)
+            }
+        }
+        return code.value
+    }
+
+    /// A code made a byte at a time.
+    private struct Code {
+        private var bits: UInt32 = 0
+        private var count = 0
+        private var hasEnded = false
+
+        var isWhole: Bool { count == length }
+
+        /// The code of the bytes appended (zeros after them).
+        var value: UInt32 { bits << (8 * UInt32(length - count)) }
+
+        mutating func append(_ byte: UInt8) {
+            let byte = hasEnded ? 0 : SortName.lowercased(byte)
+            hasEnded = byte == 0
+            bits = bits << 8 | UInt32(byte)
+            count += 1
+        }
     }
 
     /// The name of the SQL function the triggers call: `ftsearch_sort_code(key)`, the code of a
@@ -178,7 +200,11 @@ struct SortCodes {
         mutating func set(_ code: UInt32, ofRow id: Int64) {
             let block = self.block(blocks.block(ofRow: id))
             let row = Int(id & Int64(blocks.rowsPerBlock - 1))
-            block.bytes.replaceSubrange(Self.bytes(ofRow: row), with: SortCodes.bytes(of: code))
+            for (offset, shift) in zip(
+                Self.bytes(ofRow: row), stride(from: 8 * (SortCodes.length - 1), through: 0, by: -8)
+            ) {
+                block.bytes[offset] = UInt8(truncatingIfNeeded: code >> shift)
+            }
             if !block.isSet(row) {
                 block.isSet[row >> 6] |= 1 << (row & 63)
                 block.setCount += 1

@@ -34,9 +34,10 @@ import Testing
         }
         #expect(lower > 10_000)
         #expect(
-            SortCodes.code(ofColumns: ["Lee", "Ann"]) == SortCodes.code(ofKey: Array("lee a".utf8)))
-        #expect(SortCodes.code(ofColumns: ["", "Bo"]) == 0x20_626F)
-        #expect(SortCodes.code(ofColumns: ["A\u{0}z", "Bo"]) == 0x61_0000)
+            SortCodes.code(ofColumns: [1, 0], of: ["Ann", "Lee", "Acme"])
+                == SortCodes.code(ofKey: Array("lee a".utf8)))
+        #expect(SortCodes.code(ofColumns: [1, 0], of: ["Bo", "", ""]) == 0x20_626F)
+        #expect(SortCodes.code(ofColumns: [1, 0], of: ["Bo", "A\u{0}z", ""]) == 0x61_0000)
     }
 
     /// Every index's codes equal the records' names.
