@@ -60,7 +60,12 @@ extension SearchIndex {
         try database.inTransaction(.immediate) {
             for kind in Kind.allCases {
                 let sync = try IndexSync(kind: kind, in: database)
-                try database.execute(sql: sync.rebuildSQL)
+                // FTS5's rebuild starts the structure record over, and may give an index the
+                // record it had before writes since; settings written change its cookie, so
+                // that nothing kept at an earlier record (see IndexStructure) outlives it.
+                try sync.withBulkSettings(in: database) {
+                    try database.execute(sql: sync.rebuildSQL)
+                }
                 for sizes in sync.sizes { try sizes.rebuildAll(in: database) }
                 try SortCodes(of: kind).rebuildAll(in: database)
             }

@@ -1,7 +1,10 @@
 import FTSearchSQLite
 
 /// FTS5's structure record of an index: row 10 of its `%_data` table, the list of its segments,
-/// which FTS5 rewrites, with a new cookie, on every change to the index.
+/// which FTS5 rewrites on every change to the index: a write adds a segment and counts it, a
+/// merge replaces segments, a setting changes its cookie (its first four bytes). FTS5's
+/// `rebuild` starts it over (its count back to zero), so ``SearchIndex/rebuild()`` writes
+/// settings around it: else it could give the index back a record it had before.
 ///
 /// What is derived from an index and kept (its vocabulary, the rankings of expensive searches)
 /// is stored with the structure record it was derived from; when the index's record is no
