@@ -28,7 +28,9 @@ import Testing
             #expect(whole.exitCode == 0, "\(whole.summary)")
             #expect(try FTSearchRunner.counts(at: ftsearch.databasePath).people == expected)
         }
-        let duration = durations.min() ?? 0
+        // Imports timed while other tests load the machine run faster once it is quiet: an
+        // import that finished before its kill shortens the span the next kills are drawn in.
+        var duration = durations.min() ?? 0
 
         var random = SeededGenerator(seed: TestSettings.seed)
         var killedMidway = 0
@@ -46,7 +48,7 @@ import Testing
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let wasKilled = process.terminationReason == .uncaughtSignal
-            if wasKilled { killedMidway += 1 }
+            if wasKilled { killedMidway += 1 } else { duration = min(duration, delay * 0.8) }
             let context = "kill \(kill) after \(delay) s (seed \(TestSettings.seed))"
 
             guard FileManager.default.fileExists(atPath: ftsearch.databasePath) else {
