@@ -29,6 +29,10 @@ final class RowBlockReader {
     private var isLoaded = false
     /// The generation of `kept` seen to be at `structure` (see ``KeptRowBlocks/isKept(at:generation:)``).
     private var keptGeneration = -1
+    /// The generation of `kept` whose memory `bytes` points into; nil when it points into
+    /// `buffer`. Another reader of the table on this connection may drop the blocks kept (a
+    /// new structure record, or too many blocks), and then the block is loaded again.
+    private var bytesGeneration: Int?
 
     init(database: Database, blocks: RowBlocks, keepsBlocks: Bool = true) {
         self.database = database
@@ -47,7 +51,9 @@ final class RowBlockReader {
     /// next read; nil when its block cannot be read.
     func bytes(ofRow rowid: Int64) -> UnsafePointer<UInt8>? {
         let wanted = blocks.block(ofRow: rowid)
-        if wanted != block { load(wanted) }
+        if wanted != block || (bytesGeneration != nil && bytesGeneration != kept?.generation) {
+            load(wanted)
+        }
         return isLoaded ? bytes + blocks.offset(ofRow: rowid) : nil
     }
 
@@ -59,12 +65,14 @@ final class RowBlockReader {
     private func load(_ wanted: Int64) {
         block = wanted
         isLoaded = false
+        bytesGeneration = nil
         if kept != nil, structure == nil { structure = keptStructure() }
         let structure = structure ?? []
         if let kept, !structure.isEmpty, kept.isKept(at: structure, generation: &keptGeneration),
             let bytes = kept.block(wanted)
         {
             self.bytes = bytes
+            bytesGeneration = kept.generation
             isLoaded = true
             return
         }
@@ -87,6 +95,7 @@ final class RowBlockReader {
         bytes = UnsafePointer(buffer)
         if let kept, !structure.isEmpty {
             bytes = kept.keep(wanted, copying: buffer, structure: structure)
+            bytesGeneration = kept.generation
         }
     }
 
@@ -120,8 +129,8 @@ final class KeptRowBlocks {
     private var blocks: [Int64: UnsafeMutablePointer<UInt8>] = [:]
     /// The bytes of a block.
     private let blockBytes: Int
-    /// Counts the times the blocks were dropped.
-    private var generation = 0
+    /// Counts the times the blocks were dropped (and their memory freed).
+    private(set) var generation = 0
     /// At most this many blocks are kept (64 MiB of row sizes, 67 million rows; 48 MiB of sort
     /// codes, 16 million); past it, the blocks kept so far are dropped.
     static let mostKept = 1 << 15

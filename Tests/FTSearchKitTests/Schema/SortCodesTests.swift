@@ -225,6 +225,27 @@ import Testing
         #expect(try reader.search(request) == (try reader.referenceSearch(request)))
     }
 
+    /// A reader whose block another reader on its connection dropped from the kept blocks
+    /// (their memory freed) loads it again, and does not read the freed memory: here the
+    /// table itself has changed since, so only a reader that loads again reads zeros.
+    @Test func aReaderLoadsAgainABlockItsConnectionDropped() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try SearchIndex.temporary(in: directory)
+        try writer.importPeople((0..<3000).map { ("Ann", "Lee \($0)", "") })
+        let reader = try SearchIndex(path: writer.path)
+        let blocks = SortCodes(of: .people).blocks
+        let first = RowBlockReader(database: reader.database, blocks: blocks)
+        #expect(try reader.database.readingOneVersion { first.code(ofRow: 2501) } == 0x6C_6565)
+        first.close()  // its handle would keep the connection on this version
+        try writer.update(Person.self, id: 2501) { $0.lastName = "Zed" }
+        let second = RowBlockReader(database: reader.database, blocks: blocks)
+        #expect(try reader.database.readingOneVersion { second.code(ofRow: 2501) } == 0x7A_6564)
+        second.close()
+        try writer.database.execute(sql: "UPDATE people_sort_codes SET codes = zeroblob(1536)")
+        #expect(first.code(ofRow: 2501) == 0)
+        first.close()
+    }
+
     /// An import drops the triggers and puts them back: as migration 12 made them.
     @Test func anImportPutsBackTheTriggersTheMigrationMade() throws {
         let directory = try TemporaryDirectory()
