@@ -27,9 +27,8 @@ struct RowSizes {
     /// The sizes of `kind`'s word index.
     static func words(of kind: Kind) -> RowSizes { RowSizes(of: .words(of: kind), kind: kind) }
 
-    /// Rows per block, as a shift: `id >> 11` is the block, `id & 2047` the offset.
-    static let blockShift: Int64 = 11
-    static let rowsPerBlock = 1 << blockShift
+    /// Rows per block: `id >> 11` is the block, `id & 2047` the offset.
+    static let rowsPerBlock = 2048
     /// The byte of a row whose size must be read from `%_docsize`.
     static let unknown: UInt8 = 255
 
@@ -80,7 +79,8 @@ struct RowSizes {
     /// Writes again every block holding a row with an id from `lower` through `upper`, from
     /// `%_docsize`.
     func rebuild(from lower: Int64, through upper: Int64, in database: Database) throws {
-        let offsets = Int64(Self.rowsPerBlock - 1)
+        let blocks = self.blocks
+        let offsets = Int64(blocks.rowsPerBlock - 1)
         let first = lower & ~offsets
         let last = upper | offsets
         let rows = try database.cachedStatement(
@@ -88,19 +88,19 @@ struct RowSizes {
         let write = try database.cachedStatement(
             sql: "INSERT OR REPLACE INTO \(table)(block, sizes) VALUES (?1, ?2)")
         var block: Int64?
-        var bytes = [UInt8](repeating: 0, count: Self.rowsPerBlock)
+        var bytes = [UInt8](repeating: 0, count: blocks.blockBytes)
         func flush() throws {
             guard let block else { return }
             try write.execute([block, bytes])
-            bytes = [UInt8](repeating: 0, count: Self.rowsPerBlock)
+            bytes = [UInt8](repeating: 0, count: blocks.blockBytes)
         }
         try rows.forEachRow([first, last]) { row in
             let id = row.int64(at: 0)
-            if id >> Self.blockShift != block {
+            if blocks.block(ofRow: id) != block {
                 try flush()
-                block = id >> Self.blockShift
+                block = blocks.block(ofRow: id)
             }
-            bytes[Int(id & Int64(Self.rowsPerBlock - 1))] = Self.byte(
+            bytes[blocks.offset(ofRow: id)] = Self.byte(
                 ofSizes: row.bytes(at: 1), columns: columnCount)
         }
         try flush()
@@ -112,13 +112,13 @@ struct RowSizes {
         if highestIDBefore < Int64.max {
             try rebuild(from: highestIDBefore + 1, through: Int64.max, in: database)
         }
-        var blocks: [Int64] = []
+        let shift = blocks.blockShift
+        var numbers: [Int64] = []
         try database.makeStatement(
-            sql: "SELECT DISTINCT id >> 11 FROM temp.\(kind.tableName)_reindex WHERE id <= ?1"
-        ).forEachRow([highestIDBefore]) { blocks.append($0.int64(at: 0)) }
-        for block in blocks {
-            try rebuild(
-                from: block << Self.blockShift, through: block << Self.blockShift, in: database)
+            sql: "SELECT DISTINCT id >> \(shift) FROM temp.\(kind.tableName)_reindex WHERE id <= ?1"
+        ).forEachRow([highestIDBefore]) { numbers.append($0.int64(at: 0)) }
+        for number in numbers {
+            try rebuild(from: number << shift, through: number << shift, in: database)
         }
     }
 

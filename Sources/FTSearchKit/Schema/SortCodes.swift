@@ -2,10 +2,10 @@ import CSQLite
 import FTSearchSQLite
 
 /// The first three bytes of every record's sort key (see ``SortName``), folded as NOCASE folds
-/// them, in a ``RowBlocks`` table of 512 rows a block (two blocks share a page) (`people_sort_codes`, `animals_sort_codes`,
-/// migration 12): ordering a big group of equal scores reads a code from a block for each row
-/// instead of a b-tree seek into the records, and reads the whole keys of only the few rows the
-/// codes cannot place (see ``SortKeyTable``).
+/// them, in a ``RowBlocks`` table of 512 rows a block, two blocks a page (`people_sort_codes`,
+/// `animals_sort_codes`, migration 12): ordering a big group of equal scores reads a code from
+/// a block for each row instead of a b-tree seek into the records, and reads the whole keys of
+/// only the few rows the codes cannot place (see ``SortCodeTable``).
 ///
 /// A code orders as its key does: when one row's code is below another's, its key sorts first
 /// (``code(ofKey:)``); equal codes tell nothing. A code is not a rank, so a write changes only
@@ -140,7 +140,16 @@ struct SortCodes {
 
     /// A code's bytes, most significant first, as the table and the SQL function hold it.
     static func bytes(of code: UInt32) -> [UInt8] {
-        (0..<length).reversed().map { UInt8(truncatingIfNeeded: code >> (8 * $0)) }
+        var bytes = [UInt8](repeating: 0, count: length)
+        store(code, in: &bytes, at: 0)
+        return bytes
+    }
+
+    /// Puts `code`'s bytes (see ``bytes(of:)``) in `bytes` from `offset` on.
+    static func store(_ code: UInt32, in bytes: inout [UInt8], at offset: Int) {
+        for index in 0..<length {
+            bytes[offset + index] = UInt8(truncatingIfNeeded: code >> (8 * (length - 1 - index)))
+        }
     }
 
     /// The code `bytes` hold (see ``bytes(of:)``); nil when they are not ``length`` bytes.
@@ -182,7 +191,6 @@ struct SortCodes {
             var bytes: [UInt8]
             /// Which rows' codes were set, a bit a row.
             var isSet: [UInt64]
-            var setCount = 0
 
             init(_ blocks: RowBlocks) {
                 bytes = [UInt8](repeating: 0, count: blocks.blockBytes)
@@ -190,6 +198,11 @@ struct SortCodes {
             }
 
             func isSet(_ row: Int) -> Bool { isSet[row >> 6] & (1 << (row & 63)) != 0 }
+
+            /// Whether every row's code was set.
+            var isWhole: Bool {
+                isSet.reduce(0) { $0 + $1.nonzeroBitCount } == bytes.count / SortCodes.length
+            }
         }
 
         init(blocks: RowBlocks) {
@@ -200,15 +213,8 @@ struct SortCodes {
         mutating func set(_ code: UInt32, ofRow id: Int64) {
             let block = self.block(blocks.block(ofRow: id))
             let row = Int(id & Int64(blocks.rowsPerBlock - 1))
-            for (offset, shift) in zip(
-                Self.bytes(ofRow: row), stride(from: 8 * (SortCodes.length - 1), through: 0, by: -8)
-            ) {
-                block.bytes[offset] = UInt8(truncatingIfNeeded: code >> shift)
-            }
-            if !block.isSet(row) {
-                block.isSet[row >> 6] |= 1 << (row & 63)
-                block.setCount += 1
-            }
+            SortCodes.store(code, in: &block.bytes, at: row * SortCodes.length)
+            block.isSet[row >> 6] |= 1 << (row & 63)
         }
 
         private static func bytes(ofRow row: Int) -> Range<Int> {
@@ -241,7 +247,7 @@ struct SortCodes {
             )
             for (number, block) in written {
                 var bytes = block.bytes
-                if block.setCount < blocks.rowsPerBlock,
+                if !block.isWhole,
                     var stored = try read.firstRow([number], { $0.bytes(at: 0) }),
                     stored.count == blocks.blockBytes
                 {

@@ -239,47 +239,36 @@ struct RankedPage {
     /// at once, here and on the helper's connection.
     var parallelSortKeyMinimum = 256
 
-    /// The sort keys of `rows`, read in rowid order, in two halves at once when they are many.
-    /// Nil when a key cannot be read.
+    /// The sort keys of `rows`, read in rowid order (each blob move then lands near the last);
+    /// from ``parallelSortKeyMinimum`` rows on, their two halves at once, here and on the
+    /// helper's connection (the helper's half read here when the helper fails). Nil when a key
+    /// cannot be read.
     private func sortKeyTable(of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>)
         throws -> SortKeyTable?
     {
-        try readInRowidHalves(rows, at: { ($0.kind, $0.rowid) }) { rows, database in
+        let visits = rows.sorted { a, b in
+            a.kind != b.kind ? a.kind.rawValue < b.kind.rawValue : a.rowid < b.rowid
+        }
+        func read(_ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, on database: Database)
+            -> SortKeyTable?
+        {
             var keys = SortKeys(database: database)
             return SortKeyTable(reading: rows, with: &keys)
-        } combine: { lower, upper in
-            var table = lower
-            table.append(contentsOf: upper)
-            return table
-        }
-    }
-
-    /// What `read` makes of `rows` in rowid order (each blob move then lands near the last):
-    /// from ``parallelSortKeyMinimum`` rows on, of their two halves at once, here and on the
-    /// helper's connection, joined by `combine` (the helper's half read here when the helper
-    /// fails). Nil when `read` gives nil.
-    private func readInRowidHalves<Row, Read>(
-        _ rows: some Collection<Row>, at position: (Row) -> (kind: Kind, rowid: Int64),
-        _ read: @escaping (ArraySlice<Row>, Database) -> Read?,
-        combine: (Read, Read) -> Read
-    ) throws -> Read? {
-        let visits = rows.sorted {
-            let (a, b) = (position($0), position($1))
-            return (a.kind.rawValue, a.rowid) < (b.kind.rawValue, b.rowid)
         }
         guard visits.count >= parallelSortKeyMinimum, let helper = helper() else {
-            return read(visits[...], database)
+            return read(visits[...], on: database)
         }
         let half = visits.count / 2
         let (mine, theirs) = try helper.inHalves(database) {
-            read(visits[..<half], database)
+            read(visits[..<half], on: database)
         } theirs: { database in
-            read(visits[half...], database)
+            read(visits[half...], on: database)
         }
-        guard let lower = mine, let upper = theirs ?? read(visits[half...], database) else {
+        guard var table = mine, let upper = theirs ?? read(visits[half...], on: database) else {
             return nil
         }
-        return combine(lower, upper)
+        table.append(contentsOf: upper)
+        return table
     }
 
     /// The first `count` of `rows` by sort key, found by walking each kind's sort-name index

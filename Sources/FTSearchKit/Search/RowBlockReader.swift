@@ -27,7 +27,8 @@ final class RowBlockReader {
     /// Where a block not kept is read to.
     private let buffer: UnsafeMutablePointer<UInt8>
     private var isLoaded = false
-    /// The generation of `kept` seen to be at `structure` (see ``KeptRowBlocks/isKept(at:generation:)``).
+    /// The generation of `kept` seen to be at `structure` (see
+    /// ``KeptRowBlocks/isKept(at:generation:)``).
     private var keptGeneration = -1
     /// The generation of `kept` whose memory `bytes` points into; nil when it points into
     /// `buffer`. Another reader of the table on this connection may drop the blocks kept (a
