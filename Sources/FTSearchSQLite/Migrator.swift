@@ -17,6 +17,11 @@ package struct Migrator: Sendable {
     /// The migrations, oldest first; migration `n` (0-based) brings the schema to version `n + 1`.
     package private(set) var migrations: [Migration] = []
 
+    /// Makes the latest schema at once in a database at version 0 (a new one), in one
+    /// transaction, instead of every migration in turn; nil to apply the migrations. It must
+    /// leave the database as they would (tests hold the two equal). ``prefix(_:)`` leaves it out.
+    package var newDatabaseSetup: (@Sendable (Database) throws -> Void)?
+
     /// Creates an empty migrator.
     package init() {}
 
@@ -51,8 +56,9 @@ package struct Migrator: Sendable {
         try database.fetchInt(sql: "PRAGMA user_version") ?? 0
     }
 
-    /// Applies every migration `database` has not had yet; `onProgress` hears from migrations
-    /// that rewrite many rows.
+    /// Applies every migration `database` has not had yet (a new database gets
+    /// ``newDatabaseSetup`` instead, when there is one); `onProgress` hears from migrations that
+    /// rewrite many rows.
     ///
     /// - Throws: ``NewerSchemaError`` when the database was written by a newer program, and
     ///   then changes nothing; ``SQLiteError`` when a migration fails (that migration is rolled
@@ -61,6 +67,13 @@ package struct Migrator: Sendable {
         _ database: Database, onProgress: (MigrationProgress) -> Void = { _ in }
     ) throws {
         try checkCompatibility(of: database)
+        if let newDatabaseSetup, try Self.version(of: database) == 0 {
+            try database.inTransaction(.immediate) {
+                guard try Self.version(of: database) == 0 else { return }
+                try newDatabaseSetup(database)
+                try database.execute(sql: "PRAGMA user_version = \(latestVersion)")
+            }
+        }
         for (index, migration) in migrations.enumerated() {
             try database.inTransaction(.immediate) {
                 guard try Self.version(of: database) == index else { return }

@@ -1,11 +1,13 @@
 import FTSearchSQLite
 
-/// The database schema, as an ordered list of migrations.
+/// The database schema, as an ordered list of migrations, and the schema a new database is
+/// created with at once (``newDatabaseSQL``).
 ///
 /// **Shipped migrations are history, never edited**: each is literal SQL as it shipped (or code
-/// that calls nothing outside this file), and a change is a new migration at the end.
-/// `FrozenMigrationTests` builds a database at every version and compares its schema with the
-/// dump committed for that version. (Migration 4 as first shipped also built the substring
+/// that calls nothing outside this file), and a change is a new migration at the end, and the
+/// same change in ``newDatabaseSQL``. `FrozenMigrationTests` builds a database at every version
+/// and compares its schema with the dump committed for that version, and a new database's with
+/// the latest. (Migration 4 as first shipped also built the substring
 /// indexes; it was changed to stop before any release used migration 6, which drops them
 /// whether they exist or not, so every upgrade path ends at the same schema.)
 ///
@@ -494,6 +496,7 @@ enum Schema {
                     """)
             try fillSortCodesForMigration12(database)
         }
+        migrator.newDatabaseSetup = { database in try database.execute(sql: newDatabaseSQL) }
         return migrator
     }()
 

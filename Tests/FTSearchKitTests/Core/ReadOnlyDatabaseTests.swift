@@ -65,9 +65,8 @@ import FTSearchSQLite
     }
 
     private let fileAlone = ["team.sqlite"]
-    private let fileAndWAL = [
-        "team.sqlite", "team.sqlite-history", "team.sqlite-shm", "team.sqlite-wal",
-    ]
+    /// A new database has no history file until a search is recorded.
+    private let fileAndWAL = ["team.sqlite", "team.sqlite-shm", "team.sqlite-wal"]
     private let filesAlone = ["team.sqlite", "team.sqlite-history"]
     private let historyWithWAL = [
         "team.sqlite", "team.sqlite-history", "team.sqlite-history-shm", "team.sqlite-history-wal",

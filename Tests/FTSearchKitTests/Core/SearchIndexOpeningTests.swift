@@ -15,6 +15,19 @@ import FTSearchSQLite
         #expect(try Database(path: path).fetchText(sql: "PRAGMA journal_mode") == "wal")
     }
 
+    /// A new database gets its history file when the history is first used, not with the
+    /// records: an import makes none.
+    @Test func theHistoryFileIsMadeWhenFirstUsed() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("index.sqlite")
+        let index = try SearchIndex(path: path)
+        try index.importPeople([("Ann", "Smith", "Acme")])
+        #expect(!FileManager.default.fileExists(atPath: path + "-history"))
+        try index.history.record("ann", kinds: .all, resultCount: 1)
+        #expect(FileManager.default.fileExists(atPath: path + "-history"))
+        #expect(try SearchIndex(path: path).history.entries().map(\.text) == ["ann"])
+    }
+
     @Test func existingOnlyRefusesAMissingFile() throws {
         let directory = try TemporaryDirectory()
         let error = try #require(throws: DatabaseOpenError.self) {

@@ -135,10 +135,7 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("Bob"))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-                == [
-                    "people.csv", "test.sqlite", "test.sqlite-history", "test.sqlite-shm",
-                    "test.sqlite-wal",
-                ])
+                == ["people.csv", "test.sqlite", "test.sqlite-shm", "test.sqlite-wal"])
     }
 
     @Test func failedExportLeavesNoFile() throws {

@@ -29,12 +29,19 @@ import Testing
     }
 
     /// With a search logged by the owner, whose entry waits in the WAL for the next checkpoint
-    /// (read through the -shm file), and without (the file alone, opened immutable).
+    /// (read through the -shm file), and without (no history file at all: the import made
+    /// none, and searches read an empty history).
     @Test(arguments: [true, false])
     func readsWorkAndWritesExit74(ownerSearchedFirst: Bool) throws {
         if ownerSearchedFirst {
+            // The first search makes the history file (and closing it copies its WAL in); the
+            // second one's entry waits in the WAL.
+            try ftsearch.run(["query", "ann"])
             try ftsearch.run(["query", "zoe"])
         }
+        #expect(
+            FileManager.default.fileExists(atPath: ftsearch.databasePath + "-history")
+                == ownerSearchedFirst)
         // The entry waits in the history's own file (the search may also have kept its ranking
         // in the database's WAL).
         let walFiles = try files().keys.filter {
