@@ -6,7 +6,7 @@ extension Schema {
     /// loads `db/schema.rb` into a new database rather than replaying its migrations).
     ///
     /// Replaying them made, rebuilt and renamed tables, reindexed empty indexes and created a
-    /// history file to move no entries into: 6 to 8 ms of the first import's, a tenth of a
+    /// history file to move no entries into: about 9 ms of the first import's, a tenth of a
     /// 10,000-record one's. The migrations stay what brings an older database up to date.
     ///
     /// **A change to the schema is a new migration and the same change here**:
