@@ -1,11 +1,11 @@
 import FTSearchSQLite
 
 /// The database schema, as an ordered list of migrations, and the schema a new database is
-/// created with at once (``newDatabaseSQL``).
+/// created with at once (``createNewDatabase(_:)``).
 ///
 /// **Shipped migrations are history, never edited**: each is literal SQL as it shipped (or code
 /// that calls nothing outside this file), and a change is a new migration at the end, and the
-/// same change in ``newDatabaseSQL``. `FrozenMigrationTests` builds a database at every version
+/// same change in ``createNewDatabase(_:)``. `FrozenMigrationTests` builds a database at every version
 /// and compares its schema with the dump committed for that version, and a new database's with
 /// the latest. (Migration 4 as first shipped also built the substring
 /// indexes; it was changed to stop before any release used migration 6, which drops them
@@ -496,7 +496,7 @@ enum Schema {
                     """)
             try fillSortCodesForMigration12(database)
         }
-        migrator.newDatabaseSetup = { database in try database.execute(sql: newDatabaseSQL) }
+        migrator.newDatabaseSetup = createNewDatabase
         return migrator
     }()
 

@@ -31,7 +31,7 @@ import FTSearchSQLite
         #expect(dump == String(decoding: shipped, as: UTF8.self))
     }
 
-    /// A new database gets the latest schema at once (``Schema/newDatabaseSQL``): the objects
+    /// A new database gets the latest schema at once (``Schema/createNewDatabase(_:)``): the objects
     /// the latest version shipped with, and the rows the migrations leave in every table but
     /// FTS5's `%_data` (an empty index's averages and structure records, whose cookie counts
     /// the migrations' rebuilds); FTS5 settings stored at their default values count as absent.
