@@ -64,7 +64,7 @@ struct IndexSync {
                 \(index.options)
             );
             """
-        }.joined(separator: "\n") + sizes.map(\.createTableSQL).joined()
+        }.joined(separator: "\n") + sizes.map(\.blocks.createTableSQL).joined()
     }
 
     /// The triggers: each write tells every index, and an indexed row's size goes to each
@@ -101,7 +101,7 @@ struct IndexSync {
 
     /// Drops the FTS5 tables and their row sizes tables.
     var dropIndexesSQL: String {
-        (indexes.map { "DROP TABLE \($0.name);" } + sizes.map(\.dropTableSQL))
+        (indexes.map { "DROP TABLE \($0.name);" } + sizes.map(\.blocks.dropTableSQL))
             .joined(separator: "\n")
     }
 
@@ -152,7 +152,7 @@ struct IndexSync {
     var deleteAllSQL: String {
         (["DELETE FROM \(table);"]
             + indexes.map { "INSERT INTO \($0.name)(\($0.name)) VALUES ('delete-all');" }
-            + sizes.map(\.deleteAllSQL))
+            + sizes.map(\.blocks.deleteAllSQL))
             .joined(separator: "\n")
     }
 

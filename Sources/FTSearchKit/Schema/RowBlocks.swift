@@ -35,4 +35,12 @@ struct RowBlocks: Sendable, Equatable {
     var dropTableSQL: String { "DROP TABLE IF EXISTS \(table);" }
 
     var deleteAllSQL: String { "DELETE FROM \(table);" }
+
+    /// Block `?1`'s bytes.
+    var readBlockSQL: String { "SELECT \(column) FROM \(table) WHERE block = ?1" }
+
+    /// Stores `?2` as block `?1`, in place of what it held.
+    var writeBlockSQL: String {
+        "INSERT OR REPLACE INTO \(table)(block, \(column)) VALUES (?1, ?2)"
+    }
 }

@@ -70,12 +70,6 @@ struct RowSizes {
         return text.count == 1 ? "0" + text : text
     }
 
-    var createTableSQL: String { blocks.createTableSQL }
-
-    var dropTableSQL: String { blocks.dropTableSQL }
-
-    var deleteAllSQL: String { blocks.deleteAllSQL }
-
     /// Writes again every block holding a row with an id from `lower` through `upper`, from
     /// `%_docsize`.
     func rebuild(from lower: Int64, through upper: Int64, in database: Database) throws {
@@ -85,8 +79,7 @@ struct RowSizes {
         let last = upper | offsets
         let rows = try database.cachedStatement(
             sql: "SELECT id, sz FROM \(docsize) WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
-        let write = try database.cachedStatement(
-            sql: "INSERT OR REPLACE INTO \(table)(block, sizes) VALUES (?1, ?2)")
+        let write = try database.cachedStatement(sql: blocks.writeBlockSQL)
         var block: Int64?
         var bytes = [UInt8](repeating: 0, count: blocks.blockBytes)
         func flush() throws {
@@ -124,7 +117,7 @@ struct RowSizes {
 
     /// Makes the whole table again from `%_docsize`.
     func rebuildAll(in database: Database) throws {
-        try database.execute(sql: deleteAllSQL)
+        try database.execute(sql: blocks.deleteAllSQL)
         try rebuild(from: Int64.min, through: Int64.max, in: database)
     }
 

@@ -239,12 +239,8 @@ struct SortCodes {
 
         /// Writes every block a code was set in.
         func write(in database: Database) throws {
-            let read = try database.makeStatement(
-                sql: "SELECT \(blocks.column) FROM \(blocks.table) WHERE block = ?1")
-            let write = try database.makeStatement(
-                sql:
-                    "INSERT OR REPLACE INTO \(blocks.table)(block, \(blocks.column)) VALUES (?1, ?2)"
-            )
+            let read = try database.makeStatement(sql: blocks.readBlockSQL)
+            let write = try database.makeStatement(sql: blocks.writeBlockSQL)
             for (number, block) in written {
                 var bytes = block.bytes
                 if !block.isWhole,

@@ -156,7 +156,7 @@ import FTSearchSQLite
         #expect(try index.search(request) == expected)  // builds the index, with its sizes
         // As an earlier ftsearch built it: without its sizes table, nor triggers writing it.
         let sizes = RowSizes(of: .substrings(of: .people), kind: .people)
-        try index.database.execute(sql: sizes.dropTableSQL)
+        try index.database.execute(sql: sizes.blocks.dropTableSQL)
         let sync = try IndexSync(kind: .people, in: index.database)
         try index.database.execute(sql: sync.dropTriggersSQL + sync.createTriggersSQL)
         #expect(sync.sizes.map(\.table) == ["people_fts_sizes"])
