@@ -53,15 +53,7 @@ struct SortCodes {
     /// (``SortName/columns(of:)``) at `columns` among them, joined by a space as the key joins
     /// them.
     static func code(ofColumns columns: [Int], of values: [String]) -> UInt32 {
-        var code = Code()
-        for (index, column) in columns.enumerated() {
-            if index > 0, !code.isWhole { code.append(0x20) }
-            for byte in values[column].utf8 {
-                guard !code.isWhole else { break }
-                code.append(byte)
-            }
-        }
-        return code.value
+        code(ofKey: columns.lazy.map { values[$0].utf8 }.joined(separator: [0x20]))
     }
 
     /// A code made a byte at a time.
