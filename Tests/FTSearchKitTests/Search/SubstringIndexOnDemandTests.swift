@@ -230,7 +230,8 @@ import FTSearchSQLite
                 // Schema 5 kept no row sizes of a substring index.
                 let sizes = RowSizes(of: .substrings(of: kind), kind: kind)
                 try database.execute(
-                    sql: words.dropTriggersSQL + substrings.createIndexesSQL + sizes.blocks.dropTableSQL
+                    sql: words.dropTriggersSQL + substrings.createIndexesSQL
+                        + sizes.blocks.dropTableSQL
                         + both.createTriggersSQL + substrings.rebuildSQL)
             }
             try database.execute(
