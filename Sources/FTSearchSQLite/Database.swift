@@ -98,6 +98,8 @@ package final class Database {
 
     deinit {
         statementCache.removeAll()
+        // What the connection keeps may hold its objects (tokenizers of its FTS5 module).
+        keptValues.removeAll()
         if neverCheckpointsOnClose || leavesWALOnClose {
             _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
         } else {

@@ -21,7 +21,9 @@ package final class FTS5Tokenizer {
         package var sourceRange: Range<Int>
     }
 
-    private let database: Database
+    /// The connection whose FTS5 module made the tokenizer, kept alive by it; nil for one the
+    /// connection keeps (``kept(named:on:)``), which must not keep the connection alive in turn.
+    private let database: Database?
     private var methods: fts5_tokenizer
     private let instance: OpaquePointer
 
@@ -32,7 +34,33 @@ package final class FTS5Tokenizer {
     ///   - name: The tokenizer's name, such as `unicode61`.
     ///   - arguments: The tokenizer's options, as in a `tokenize=` table option.
     /// - Throws: ``SQLiteError`` when FTS5 or the tokenizer is missing.
-    package init(database: Database, name: String = "unicode61", arguments: [String] = [])
+    package convenience init(
+        database: Database, name: String = "unicode61", arguments: [String] = []
+    ) throws(SQLiteError) {
+        try self.init(module: database, name: name, arguments: arguments, keepsAlive: true)
+    }
+
+    /// The tokenizer `name`, without arguments, of the connection's FTS5 module: made the
+    /// first time it is asked for, then kept with the connection (see
+    /// ``Database/kept(_:orMake:)``). Finding FTS5's API prepares a statement, so a tokenizer
+    /// made for each search would cost each search a parse.
+    package static func kept(named name: String, on database: Database) throws(SQLiteError)
+        -> FTS5Tokenizer
+    {
+        let kept = database.kept(KeptTokenizers.self) { KeptTokenizers() }
+        if let tokenizer = kept.tokenizers[name] { return tokenizer }
+        let tokenizer = try FTS5Tokenizer(
+            module: database, name: name, arguments: [], keepsAlive: false)
+        kept.tokenizers[name] = tokenizer
+        return tokenizer
+    }
+
+    /// The tokenizers a connection keeps, by name.
+    private final class KeptTokenizers {
+        var tokenizers: [String: FTS5Tokenizer] = [:]
+    }
+
+    private init(module database: Database, name: String, arguments: [String], keepsAlive: Bool)
         throws(SQLiteError)
     {
         guard let api = csqlite_fts5_api(database.handle) else {
@@ -51,7 +79,7 @@ package final class FTS5Tokenizer {
         guard code == SQLITE_OK, let instance else {
             throw SQLiteError(extendedResultCode: code, message: "cannot create tokenizer \(name)")
         }
-        self.database = database
+        self.database = keepsAlive ? database : nil
         self.methods = methods
         self.instance = instance
     }

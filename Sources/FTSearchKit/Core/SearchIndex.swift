@@ -59,7 +59,6 @@ public final class SearchIndex {
     /// Whether this index only reads, beside a writer of the same process that records
     /// searches (a ``SearchIndexPool`` reader).
     var readsBesideWriter = false
-    private var cachedTokenizer: FTS5Tokenizer?
     /// A second connection that ranks half of a large table in parallel (see ``RankingHelper``).
     var rankingHelper = RankingHelper.Slot.notNeededYet
     /// Searches whose ranking takes at least this long keep it for the next identical search
@@ -185,10 +184,7 @@ public final class SearchIndex {
     /// The tokenizer of the index, to split and fold text exactly as the index does.
     var tokenizer: FTS5Tokenizer {
         get throws {
-            if let cachedTokenizer { return cachedTokenizer }
-            let tokenizer = try FTS5Tokenizer(database: database, name: FoldingTokenizer.name)
-            cachedTokenizer = tokenizer
-            return tokenizer
+            try FTS5Tokenizer.kept(named: FoldingTokenizer.name, on: database)
         }
     }
 

@@ -29,6 +29,20 @@ import FTSearchSQLite
         #expect(tokens.map(\.sourceRange) == [0..<4, 5..<6, 7..<12])
     }
 
+    /// A connection makes each tokenizer it is asked for once, and is not kept alive by it.
+    @Test func aConnectionKeepsOneTokenizerOfEachName() throws {
+        weak var released: Database?
+        try {
+            let database = try Database(path: ":memory:")
+            let kept = try FTS5Tokenizer.kept(named: "unicode61", on: database)
+            #expect(try FTS5Tokenizer.kept(named: "unicode61", on: database) === kept)
+            #expect(try FTS5Tokenizer.kept(named: "porter", on: database) !== kept)
+            #expect(kept.tokens(in: "Zoë O'Brien").map(\.text) == ["zoe", "o", "brien"])
+            released = database
+        }()
+        #expect(released == nil)
+    }
+
     @Test func unknownTokenizerIsAnError() throws {
         #expect(throws: SQLiteError.self) {
             try FTS5Tokenizer(database: Database(path: ":memory:"), name: "nope")

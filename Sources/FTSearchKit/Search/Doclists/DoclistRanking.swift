@@ -384,7 +384,7 @@ struct DoclistRanking {
     /// Each phrase's keys in the index, its terms as its tokenizer makes them; nil for a
     /// prefix phrase of several terms.
     private func phraseKeys(_ options: IndexOptions) throws -> [PhraseKeys]? {
-        let tokenizer = try FTS5Tokenizer(database: database, name: options.tokenizer)
+        let tokenizer = try FTS5Tokenizer.kept(named: options.tokenizer, on: database)
         var keys: [PhraseKeys] = []
         for phrase in plan.phrases {
             let tokens = tokenizer.tokens(in: phrase.term)
