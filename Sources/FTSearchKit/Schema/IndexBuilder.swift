@@ -20,15 +20,13 @@ struct IndexBuilder {
     /// without their row sizes (see ``RowSizes``). Such an index finds exactly what today's
     /// does, only slower, so it is worth replacing only where the database can be written.
     func missing(from targets: [Target], replacingOutdated: Bool) throws -> [Target] {
-        let statement = try database.cachedStatement(
-            sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1")
-        return try targets.filter { target in
-            guard let definition = try statement.firstRow([target.index.name], { $0.text(at: 0) })
+        try targets.filter { target in
+            guard let definition = try database.tableDefinition(named: target.index.name)
             else { return true }
             guard replacingOutdated else { return false }
-            guard (definition ?? "").containsBytes(of: target.index.options) else { return true }
+            guard definition.containsBytes(of: target.index.options) else { return true }
             // Outdated, too, when its row sizes table is missing.
-            return try statement.firstRow([target.index.sizesTable]) { _ in false } ?? true
+            return try database.tableDefinition(named: target.index.sizesTable) == nil
         }
     }
 

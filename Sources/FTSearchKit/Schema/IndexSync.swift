@@ -24,10 +24,8 @@ struct IndexSync {
     /// The sync of the indexes `kind` has in `database`: its word index, and its substring
     /// index when it has been built; with the row sizes tables they have.
     init(kind: Kind, in database: Database) throws {
-        let statement = try database.cachedStatement(
-            sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1")
         func exists(_ table: String) throws -> Bool {
-            try statement.firstRow([table]) { _ in true } ?? false
+            try database.tableDefinition(named: table) != nil
         }
         let existing = try FullTextIndex.all(of: kind).filter { try exists($0.name) }
         let sizes = try existing.map { RowSizes(of: $0, kind: kind) }

@@ -17,6 +17,30 @@ import FTSearchSQLite
         #expect(row == [.text("Zoë"), .integer(42), .real(1.5), .null, .blob([0, 1, 2])])
     }
 
+    /// Table definitions kept with a connection follow every schema change: another
+    /// connection's at once, and its own write transaction's until it rolls back.
+    @Test func tableDefinitionsFollowTheSchema() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("t.sqlite"))
+        let other = try Database(path: directory.file("t.sqlite"))
+        try database.execute(sql: "PRAGMA journal_mode = WAL; CREATE TABLE a(x)")
+        #expect(try database.tableDefinition(named: "a") == "CREATE TABLE a(x)")
+        #expect(try database.tableDefinition(named: "b") == nil)
+        try other.execute(sql: "CREATE TABLE b(y); DROP TABLE a")
+        #expect(try database.tableDefinition(named: "b") == "CREATE TABLE b(y)")
+        #expect(try database.tableDefinition(named: "a") == nil)
+        try database.execute(sql: "BEGIN IMMEDIATE; CREATE TABLE c(z)")
+        #expect(try database.tableDefinition(named: "c") == "CREATE TABLE c(z)")
+        try database.execute(sql: "ROLLBACK")
+        #expect(try database.tableDefinition(named: "c") == nil)
+        try database.execute(sql: "BEGIN; SELECT 1 FROM b")
+        try other.execute(sql: "CREATE TABLE d(w)")
+        // A read transaction sees the schema of its version.
+        #expect(try database.tableDefinition(named: "d") == nil)
+        try database.execute(sql: "COMMIT")
+        #expect(try database.tableDefinition(named: "d") == "CREATE TABLE d(w)")
+    }
+
     /// A transaction whose statement could not be prepared again after another connection
     /// changed the schema runs again from the start, at most twice more; nothing else does.
     @Test func aTransactionRunsAgainAfterASchemaChangeOnly() throws {

@@ -617,16 +617,30 @@ struct IndexOptions {
 
     /// Nil when the index is not one the doclist reader decodes: options other than
     /// `tokenize=`, `prefix=` and external content (`detail=`, `columnsize=`,
-    /// `contentless_delete=`...), or another `%_config` version.
+    /// `contentless_delete=`...), or another `%_config` version. A statement's options are
+    /// parsed once and kept with the connection, as its definition is (see
+    /// ``FTSearchSQLite/Database/tableDefinition(named:)``).
     init?(of index: String, in database: Database) throws {
         guard
-            let sql = try database.cachedStatement(
-                sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1"
-            ).firstRow([index], { $0.text(at: 0) }) ?? nil,
+            let sql = try database.tableDefinition(named: index),
             let version = try database.cachedStatement(
                 sql: "SELECT v FROM \"\(index)_config\" WHERE k = 'version'"
             ).firstRow([], { $0.int(at: 0) }), version == DoclistRanking.formatVersion
         else { return nil }
+        let kept = database.kept(Kept.self) { Kept() }
+        let options: IndexOptions?
+        if let parsed = kept.byDefinition[sql] {
+            options = parsed
+        } else {
+            options = Self(parsing: sql)
+            kept.byDefinition[sql] = options
+        }
+        guard let options else { return nil }
+        self = options
+    }
+
+    /// The options of the statement `sql`; nil for options the reader does not decode.
+    private init?(parsing sql: String) {
         let lowered = sql.lowercased()
         guard
             !["detail", "columnsize", "contentless", "tokendata", "locale"].contains(where: {
@@ -640,6 +654,11 @@ struct IndexOptions {
         guard lengths.count == prefixes.split(separator: " ").count else { return nil }
         self.tokenizer = tokenizer
         prefixLengths = lengths
+    }
+
+    /// The options a connection parsed, by statement (nil: not decoded).
+    private final class Kept {
+        var byDefinition: [String: IndexOptions?] = [:]
     }
 
     /// The value of `name='value'` in `sql`.
