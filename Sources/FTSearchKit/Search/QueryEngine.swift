@@ -35,45 +35,64 @@ struct QueryEngine {
             return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
         if let limit = request.limit, limit > 0 {
-            let order = try rankedOrder(plans, request: request)
             var results = empty
-            results.total = order.total
-            results.hits = try order.hits(offset: request.offset, limit: limit, from: database)
+            // The ranking and the page's records from one version of the database, and one
+            // read transaction (its file locks) for all their reads; keeping the ranking is a
+            // write, so it waits for the end of that transaction.
+            let ranking = try database.readingOneVersion {
+                let ranking = try rankedOrder(plans, request: request)
+                results.total = ranking.order.total
+                results.hits = try ranking.order.hits(
+                    offset: request.offset, limit: limit, from: database)
+                return ranking
+            }
+            try ranking.keep()
             return try withDidYouMean(results, request: request)
         }
         return try referenceSearch(plans, request: request, empty: empty)
     }
 
+    /// A ranking of the best matches, and what keeping it for the next searches takes.
+    private struct Ranking {
+        var order: RankedOrder
+        /// Keeps the order in the result cache when ranking it was expensive; nothing when it
+        /// was kept already or there is no cache.
+        var keep: () throws -> Void = {}
+    }
+
     /// The order of the best matches up to the end of `request`'s page: kept by the result
-    /// cache (and brought up to date after writes), or ranked by the fast plan (and kept if
-    /// that was expensive).
-    private func rankedOrder(_ plans: [MatchPlan], request: SearchRequest) throws -> RankedOrder {
+    /// cache (and brought up to date after writes), or ranked by the fast plan (and then, if
+    /// that was expensive, to be kept by the returned ranking's ``Ranking/keep``).
+    private func rankedOrder(_ plans: [MatchPlan], request: SearchRequest) throws -> Ranking {
         let slot = try resultCache?.slot(for: plans)
         let end = request.pageEnd
         if let slot,
             let kept = try resultCache?.order(
                 in: slot, covering: end, plans: plans, tokenizer: tokenizer)
         {
-            return kept
+            return Ranking(order: kept)
         }
         let clock = ContinuousClock()
         let started = clock.now
-        // A change logged while ranking might be in the ranking or not: then it has no
-        // frontier, which must name the last change it includes.
+        // The last change the ranking includes, for its frontier. The helper's connection
+        // reads a version of its own: a change logged before the ranking is kept may be in
+        // the helper's half or not, and then the ranking has no frontier.
         let sequence = try resultCache.map { _ in try SearchChanges.latestSequence(in: database) }
-        var (order, frontier) = try RankedPage(
+        let (order, frontier) = try RankedPage(
             database: database, plans: plans, request: request, helper: helper,
             parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists
         ).rank(withFrontier: resultCache != nil)
-        if let sequence, try SearchChanges.latestSequence(in: database) == sequence {
-            frontier?.changeSequence = sequence
-        } else {
-            frontier = nil
+        let cost = clock.now - started
+        guard let slot, let resultCache else { return Ranking(order: order) }
+        return Ranking(order: order) {
+            var frontier = frontier
+            if let sequence, try SearchChanges.latestSequence(in: database) == sequence {
+                frontier?.changeSequence = sequence
+            } else {
+                frontier = nil
+            }
+            resultCache.keep(order, frontier: frontier, in: slot, cost: cost)
         }
-        if let slot {
-            resultCache?.keep(order, frontier: frontier, in: slot, cost: clock.now - started)
-        }
-        return order
     }
 
     /// `results`, with a did-you-mean suggestion when a prefix search found nothing.

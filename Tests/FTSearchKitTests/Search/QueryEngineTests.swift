@@ -130,6 +130,18 @@ import FTSearchSQLite
         #expect(hits[1].record.id! < hits[2].record.id!)
     }
 
+    /// A page's ranking (doclists, row sizes, sort codes and names) and its records are read
+    /// in one read transaction: from one version of the database, its locks taken once.
+    @Test func aSearchReadsInOneTransaction() throws {
+        try index.importPeople([("Zed", "Twin", "X"), ("Zed", "Twin", "X"), ("Zed", "Alpha", "X")])
+        index.resultCacheMinimumCost = nil
+        let log = StatementLog(on: index.database)
+        let hits = try index.search(SearchRequest(text: "zed", kinds: .people, limit: 1)).hits
+        #expect(hits.map(\.record.displayName) == ["Zed Alpha"])
+        #expect(log.statements.filter { $0.hasPrefix("BEGIN") } == ["BEGIN DEFERRED"])
+        #expect(log.statements.contains { $0.contains("people_fts_data") })
+    }
+
     @Test func scoresAreHigherForBetterMatches() throws {
         let hits = try index.search(SearchRequest(text: "smith", kinds: .people)).hits
         #expect(hits.first?.record.displayName == "Ann Smith")
