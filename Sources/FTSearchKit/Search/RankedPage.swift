@@ -218,18 +218,15 @@ struct RankedPage {
     }
 
     /// The rows at positions `window` of `rows` ordered by group, then sort key, kind and id
-    /// (see ``SortKeyTable``). Of many rows for a narrow window, their sort codes are read
-    /// first, and the whole keys of only the rows those leave in question (see
-    /// ``SortCodeTable/narrowed(to:)``). Nil when a key cannot be read.
+    /// (see ``SortKeyTable``): by their sort codes, and by whole keys only where codes tie
+    /// (see ``SortCodeTable/rows(at:tiesOrderedBy:)``): most rows of a page differ in their
+    /// first three letters, and a code is a memory read where a key is two b-tree seeks.
+    /// Nil when a key cannot be read.
     private func selectedBySortKey(
         _ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, window: Range<Int>
     ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
-        var (rows, window) = (rows, window)
-        if window.count * 2 < rows.count, let codes = try SortCodeTable(reading: rows, in: database)
-        {
-            let narrowed = codes.narrowed(to: window)
-            rows = narrowed.rows[...]
-            window = (window.lowerBound - narrowed.before)..<(window.upperBound - narrowed.before)
+        if rows.count > 1, let codes = try SortCodeTable(reading: rows, in: database) {
+            return try codes.rows(at: window) { try sortKeyTable(of: $0[...]) }
         }
         guard let table = try sortKeyTable(of: rows) else { return nil }
         return table.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }

@@ -136,16 +136,54 @@ struct SortCodeTable {
         return order
     }
 
+    /// The rows at `positions` of the order, in order: sorted by (group, code), and where
+    /// rows share both, by their whole keys, which `readKeys` reads of those rows only (of the
+    /// runs of equal codes that reach into the positions). Nil when `readKeys` gives nil.
+    func rows(
+        at positions: Range<Int>,
+        tiesOrderedBy readKeys: ([(group: Int, kind: Kind, rowid: Int64)]) throws
+            -> SortKeyTable?
+    ) rethrows -> [(group: Int, kind: Kind, rowid: Int64)]? {
+        let window = positions.clamped(to: 0..<rows.count)
+        guard !window.isEmpty else { return [] }
+        var (candidates, before) = narrowed(to: window)
+        candidates.sort { ($0.group, $0.code) < ($1.group, $1.code) }
+        func tie(_ a: Int, _ b: Int) -> Bool {
+            (candidates[a].group, candidates[a].code) == (candidates[b].group, candidates[b].code)
+        }
+        let local = (window.lowerBound - before)..<(window.upperBound - before)
+        // The runs of equal (group, code) that reach into the positions, whole.
+        var (first, end) = (local.lowerBound, local.upperBound)
+        while first > 0 && tie(first - 1, first) { first -= 1 }
+        while end < candidates.count && tie(end - 1, end) { end += 1 }
+        let tied = (first..<end).filter {
+            ($0 > 0 && tie($0 - 1, $0)) || ($0 + 1 < candidates.count && tie($0, $0 + 1))
+        }
+        if !tied.isEmpty {
+            // Sorted by key, the tied rows come in (group, code) order, run after run; those
+            // of the slots inside the positions are a range of them.
+            guard
+                let keys = try readKeys(
+                    tied.map { (candidates[$0].group, candidates[$0].kind, candidates[$0].rowid) })
+            else { return nil }
+            let inside = tied.indices.filter { local.contains(tied[$0]) }
+            if let low = inside.first, let high = inside.last {
+                for (slot, row) in zip(tied[low...high], keys.rows(at: low..<high + 1)) {
+                    candidates[slot] = Row(
+                        group: row.group, code: candidates[slot].code, kind: row.kind,
+                        rowid: row.rowid)
+                }
+            }
+        }
+        return candidates[local].map { ($0.group, $0.kind, $0.rowid) }
+    }
+
     /// The rows that can be at `positions` of the order, and how many rows come before them
     /// all: those whose (group, code) lies between those of the rows at the first and the last
     /// position, ties included. A row whose (group, code) is below the first's comes before
     /// every row from the first on, since a lower code sorts first (see
     /// ``SortCodes/code(ofKey:)``); one above the last's after every row up to the last.
-    func narrowed(to positions: Range<Int>)
-        -> (rows: [(group: Int, kind: Kind, rowid: Int64)], before: Int)
-    {
-        let window = positions.clamped(to: 0..<rows.count)
-        guard !window.isEmpty else { return ([], 0) }
+    private func narrowed(to window: Range<Int>) -> (rows: [Row], before: Int) {
         var rows = self.rows
         let (first, last) = rows.withUnsafeMutableBufferPointer { rows in
             let precedes = { (a: Row, b: Row) in (a.group, a.code) < (b.group, b.code) }
@@ -153,13 +191,13 @@ struct SortCodeTable {
             rows.select(window.upperBound - 1, from: window.lowerBound, by: precedes)
             return (rows[window.lowerBound], rows[window.upperBound - 1])
         }
-        var inside: [(group: Int, kind: Kind, rowid: Int64)] = []
+        var inside: [Row] = []
         var before = 0
         for row in rows {
             if (row.group, row.code) < (first.group, first.code) {
                 before += 1
             } else if (row.group, row.code) <= (last.group, last.code) {
-                inside.append((row.group, row.kind, row.rowid))
+                inside.append(row)
             }
         }
         return (inside, before)
