@@ -277,6 +277,15 @@ struct QueryEngine {
             + "LIMIT ?1 OFFSET ?2"
     }
 
+    /// ``listingSQL(of:)`` from the first sort name at or after `?3` (NOCASE): a range of the
+    /// sort-name index, walked in its order.
+    static func listingSQL(of kind: Kind, fromName: Bool) -> String {
+        guard fromName else { return listingSQL(of: kind) }
+        let name = "(\(SortName.sql(of: kind))) COLLATE NOCASE"
+        return "SELECT id FROM \(kind.tableName) WHERE \(name) >= ?3 ORDER BY \(name), id "
+            + "LIMIT ?1 OFFSET ?2"
+    }
+
     /// The hits of the rows of `statement`, shaped `kind, id, score, tier, ...`, each record
     /// read whole (see ``RankedOrder/hits(offset:limit:from:)``).
     private func hits(from statement: Statement, _ arguments: StatementArguments) throws

@@ -219,17 +219,49 @@ struct RankedPage {
 
     /// The rows at positions `window` of `rows` ordered by group, then sort key, kind and id
     /// (see ``SortKeyTable``): by their sort codes, and by whole keys only where codes tie
-    /// (see ``SortCodeTable/rows(at:tiesOrderedBy:)``): most rows of a page differ in their
+    /// (see ``SortCodeTable/rows(at:orderingRunsBy:)``): most rows of a page differ in their
     /// first three letters, and a code is a memory read where a key is two b-tree seeks.
     /// Nil when a key cannot be read.
     private func selectedBySortKey(
         _ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, window: Range<Int>
     ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
-        if rows.count > 1, let codes = try SortCodeTable(reading: rows, in: database) {
-            return try codes.rows(at: window) { try sortKeyTable(of: $0[...]) }
+        func byKeys(
+            _ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, at window: Range<Int>
+        )
+            throws -> [(group: Int, kind: Kind, rowid: Int64)]?
+        {
+            try sortKeyTable(of: rows)?.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }
         }
-        guard let table = try sortKeyTable(of: rows) else { return nil }
-        return table.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }
+        if rows.count > 1, let codes = try SortCodeTable(reading: rows, in: database) {
+            return try codes.rows(
+                at: window,
+                orderingRunsBy: { run, code, wanted in
+                    try runInIndex(wanted, of: run, code: code) ?? byKeys(run[...], at: wanted)
+                })
+        }
+        return try byKeys(rows, at: window)
+    }
+
+    /// The rows at `positions` of the order of `run`, rows of one group whose sort codes are
+    /// all `code`, found by walking their kind's sort-name index from the code's letters (see
+    /// ``SortKeys/firstInIndex(_:of:kind:budget:from:)``), no name read: when the positions
+    /// are few beside the rows (a page inside a group of thousands whose names all begin
+    /// alike: `par` at a million people). Nil when not tried, or when the walk runs out.
+    private func runInIndex(
+        _ positions: Range<Int>, of run: [(group: Int, kind: Kind, rowid: Int64)], code: UInt32
+    ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
+        let letters = SortCodes.bytes(of: code)
+        guard let first = run.first, !letters.contains(0),
+            run.allSatisfy({ $0.kind == first.kind }),
+            SortKeys.picksOut(positions.upperBound, of: run.count)
+        else { return nil }
+        let keys = SortKeys(database: database)
+        guard
+            let walked = try keys.firstInIndex(
+                positions.upperBound, of: run.map(\.rowid), kind: first.kind,
+                budget: 4 * run.count, from: letters)
+        else { return nil }
+        return walked[positions].map { (first.group, first.kind, $0) }
     }
 
     /// Groups of equal scores from this many rows on have their sort keys read in two halves

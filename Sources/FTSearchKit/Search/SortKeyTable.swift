@@ -87,6 +87,9 @@ struct SortCodeTable {
         var code: UInt32
         var kind: Kind
         var rowid: Int64
+
+        /// Whether the two rows are of one run: one group, one code.
+        func sharesCode(with other: Row) -> Bool { (group, code) == (other.group, other.code) }
     }
 
     private var rows: [Row] = []
@@ -137,43 +140,44 @@ struct SortCodeTable {
     }
 
     /// The rows at `positions` of the order, in order: sorted by (group, code), and where
-    /// rows share both, by their whole keys, which `readKeys` reads of those rows only (of the
-    /// runs of equal codes that reach into the positions). Nil when `readKeys` gives nil.
+    /// rows share both (a run), in the order `orderRun` gives them (by whole key, kind and
+    /// id). It is handed each run that reaches into the positions, whole, with its code and the
+    /// positions of its order it must give. Nil when `orderRun` gives nil.
     func rows(
         at positions: Range<Int>,
-        tiesOrderedBy readKeys: ([(group: Int, kind: Kind, rowid: Int64)]) throws
-            -> SortKeyTable?
+        orderingRunsBy orderRun: (
+            _ run: [(group: Int, kind: Kind, rowid: Int64)], _ code: UInt32, _ wanted: Range<Int>
+        ) throws -> [(group: Int, kind: Kind, rowid: Int64)]?
     ) rethrows -> [(group: Int, kind: Kind, rowid: Int64)]? {
         let window = positions.clamped(to: 0..<rows.count)
         guard !window.isEmpty else { return [] }
         var (candidates, before) = narrowed(to: window)
         candidates.sort { ($0.group, $0.code) < ($1.group, $1.code) }
-        func tie(_ a: Int, _ b: Int) -> Bool {
-            (candidates[a].group, candidates[a].code) == (candidates[b].group, candidates[b].code)
-        }
         let local = (window.lowerBound - before)..<(window.upperBound - before)
-        // The runs of equal (group, code) that reach into the positions, whole.
-        var (first, end) = (local.lowerBound, local.upperBound)
-        while first > 0 && tie(first - 1, first) { first -= 1 }
-        while end < candidates.count && tie(end - 1, end) { end += 1 }
-        let tied = (first..<end).filter {
-            ($0 > 0 && tie($0 - 1, $0)) || ($0 + 1 < candidates.count && tie($0, $0 + 1))
-        }
-        if !tied.isEmpty {
-            // Sorted by key, the tied rows come in (group, code) order, run after run; those
-            // of the slots inside the positions are a range of them.
-            guard
-                let keys = try readKeys(
-                    tied.map { (candidates[$0].group, candidates[$0].kind, candidates[$0].rowid) })
-            else { return nil }
-            let inside = tied.indices.filter { local.contains(tied[$0]) }
-            if let low = inside.first, let high = inside.last {
-                for (slot, row) in zip(tied[low...high], keys.rows(at: low..<high + 1)) {
+        var start = local.lowerBound
+        while start > 0 && candidates[start - 1].sharesCode(with: candidates[start]) { start -= 1 }
+        while start < local.upperBound {
+            var end = start + 1
+            while end < candidates.count && candidates[end].sharesCode(with: candidates[start]) {
+                end += 1
+            }
+            if end - start > 1 {
+                let wanted =
+                    (max(start, local.lowerBound) - start)..<(min(end, local.upperBound) - start)
+                guard
+                    let ordered = try orderRun(
+                        candidates[start..<end].map { ($0.group, $0.kind, $0.rowid) },
+                        candidates[start].code, wanted)
+                else { return nil }
+                for (slot, row) in zip(
+                    start + wanted.lowerBound..<start + wanted.upperBound, ordered)
+                {
                     candidates[slot] = Row(
                         group: row.group, code: candidates[slot].code, kind: row.kind,
                         rowid: row.rowid)
                 }
             }
+            start = end
         }
         return candidates[local].map { ($0.group, $0.kind, $0.rowid) }
     }

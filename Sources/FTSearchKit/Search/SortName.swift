@@ -97,12 +97,13 @@ struct SortKeys {
 
     /// The first `count` of `rowids` (records of `kind`, in any order) in the order of their
     /// kind's sort-name index, which within a kind is ``precedes(_:_:)``'s: the index walked
-    /// from its start (``QueryEngine/listingSQL(of:)``), each entry's id looked up among
-    /// `rowids`, no record read. Nil when they are not all met within its first `budget`
-    /// entries, or their ids span more than 2^26.
-    func firstInIndex(_ count: Int, of rowids: [Int64], kind: Kind, budget: Int) throws
-        -> [Int64]?
-    {
+    /// from its start (``QueryEngine/listingSQL(of:)``), or from the first name at or after
+    /// `prefix` when every one of `rowids` has a name that begins with it, each entry's id
+    /// looked up among `rowids`, no record read. Nil when they are not all met within its
+    /// first `budget` entries, or their ids span more than 2^26.
+    func firstInIndex(
+        _ count: Int, of rowids: [Int64], kind: Kind, budget: Int, from prefix: [UInt8] = []
+    ) throws -> [Int64]? {
         guard let lowest = rowids.min(), let highest = rowids.max() else { return [] }
         let (span, overflow) = highest.subtractingReportingOverflow(lowest)
         guard !overflow, span < 1 << 26 else { return nil }
@@ -115,8 +116,10 @@ struct SortKeys {
         let wanted = min(count, rowids.count)
         var found: [Int64] = []
         found.reserveCapacity(wanted)
-        let walk = try database.cachedStatement(sql: QueryEngine.listingSQL(of: kind))
+        let walk = try database.cachedStatement(
+            sql: QueryEngine.listingSQL(of: kind, fromName: !prefix.isEmpty))
         try walk.bind([budget, 0])
+        if !prefix.isEmpty { try walk.bind(utf8: prefix, at: 3) }
         defer { walk.reset() }
         while found.count < wanted, try walk.step() {
             let id = walk.int64(at: 0)

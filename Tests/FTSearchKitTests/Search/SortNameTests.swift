@@ -116,10 +116,14 @@ import Testing
                 expectExpected(
                     table.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }, "whole keys")
                 var tied = 0
-                let byCodes = try codes.rows(at: window) { rows in
-                    tied += rows.count
-                    return SortKeyTable(reading: rows, with: &keys)
-                }
+                let byCodes = try codes.rows(
+                    at: window,
+                    orderingRunsBy: { rows, _, wanted in
+                        tied += rows.count
+                        return SortKeyTable(reading: rows, with: &keys)?.rows(at: wanted).map {
+                            ($0.group, $0.kind, $0.rowid)
+                        }
+                    })
                 expectExpected(try #require(byCodes), "by codes, \(tied) keys read")
                 if window.count == 20 {
                     keysRead += tied
