@@ -56,7 +56,7 @@ struct QueryEngine {
     private struct Ranking {
         var order: RankedOrder
         /// Keeps the order in the result cache when ranking it was expensive; nothing when it
-        /// was kept already or there is no cache.
+        /// was kept already, was cheap, or there is no cache.
         var keep: () throws -> Void = {}
     }
 
@@ -83,7 +83,11 @@ struct QueryEngine {
             parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists
         ).rank(withFrontier: resultCache != nil)
         let cost = clock.now - started
-        guard let slot, let resultCache else { return Ranking(order: order) }
+        // A ranking too cheap to keep reads no change log (outside the transaction, a read
+        // of its own) to find out.
+        guard let slot, let resultCache, resultCache.keeps(order, cost: cost) else {
+            return Ranking(order: order)
+        }
         return Ranking(order: order) {
             var frontier = frontier
             if let sequence, try SearchChanges.latestSequence(in: database) == sequence {

@@ -25,15 +25,13 @@ struct RankedOrder: Equatable, Sendable {
     }
 
     /// The hits at positions `offset ..< offset + limit` (`offset` at least ``start``), with
-    /// their records read from `database`. A record deleted since it was ranked is left out.
+    /// their records read from `database`, in the caller's read transaction (the search's, see
+    /// ``QueryEngine/search(_:)``). A record deleted since it was ranked is left out.
     func hits(offset: Int, limit: Int, from database: Database) throws -> [SearchHit] {
         precondition(offset >= start, "the order begins after the page")
         var records = RecordRows.Readers(database: database)
-        // One read transaction for the page, not one (and its file locks) per record.
-        return try database.readingOneVersion {
-            try entries.dropFirst(offset - start).prefix(limit).compactMap {
-                try $0.hit(from: &records)
-            }
+        return try entries.dropFirst(offset - start).prefix(limit).compactMap {
+            try $0.hit(from: &records)
         }
     }
 }

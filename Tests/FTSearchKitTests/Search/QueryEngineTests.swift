@@ -142,6 +142,17 @@ import FTSearchSQLite
         #expect(log.statements.contains { $0.contains("people_fts_data") })
     }
 
+    /// A ranking too cheap to keep reads nothing after the search's transaction: not the
+    /// change log a kept ranking's frontier needs.
+    @Test func aCheapRankingReadsNothingAfterItsTransaction() throws {
+        index.resultCacheMinimumCost = .seconds(60)
+        let log = StatementLog(on: index.database)
+        _ = try index.search(SearchRequest(text: "ann", kinds: .people, limit: 2))
+        let commit = try #require(log.statements.lastIndex(of: "COMMIT"))
+        #expect(!log.statements[commit...].contains { $0.contains("search_changes") })
+        #expect(log.statements[..<commit].contains { $0.contains("search_changes") })
+    }
+
     /// A page that ends inside a group of equal scores whose sort names all begin alike (one
     /// sort code, `par`) finds its rows by walking the sort-name index from the code's letters,
     /// and gives what ranking every match gives, a deep page's too: names that differ in case

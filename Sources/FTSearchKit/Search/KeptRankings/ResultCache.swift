@@ -95,14 +95,17 @@ struct ResultCache {
         return updated
     }
 
-    /// Keeps `order` in `slot`, with its `frontier` if it has one, if ranking it took at least
+    /// Whether ``keep(_:frontier:in:cost:)`` keeps `order`: when ranking it took at least
     /// ``minimumCost`` and it begins with the best match.
+    func keeps(_ order: RankedOrder, cost: Duration) -> Bool {
+        cost >= minimumCost && order.start == 0 && order.entries.count <= Self.longestKeptRanking
+    }
+
+    /// Keeps `order` in `slot`, with its `frontier` if it has one, if it ``keeps(_:cost:)``.
     func keep(
         _ order: RankedOrder, frontier: RankingFrontier? = nil, in slot: Slot, cost: Duration
     ) {
-        guard cost >= minimumCost, order.start == 0,
-            order.entries.count <= Self.longestKeptRanking
-        else { return }
+        guard keeps(order, cost: cost) else { return }
         memory?.keep(order, in: slot)
         database.writeWithoutWaiting {
             try database.cachedStatement(
