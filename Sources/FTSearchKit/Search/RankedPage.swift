@@ -315,9 +315,10 @@ struct RankedPage {
         for kind in Kind.allCases {
             let rowids = rows.filter { $0.kind == kind }.map(\.rowid)
             guard !rowids.isEmpty else { continue }
-            guard let span = try rowidSpan(of: kind),
-                Double(count) * (Double(span.highest) - Double(span.lowest) + 1)
-                    <= Double(rowids.count) * Double(rowids.count),
+            guard let span = try rowidSpan(of: kind) else { return nil }
+            let width: Double = Double(span.highest) - Double(span.lowest) + 1
+            let found = Double(rowids.count)
+            guard Double(count) * width <= found * found,
                 let first = try keys.firstInIndex(
                     count, of: rowids, kind: kind, budget: 4 * rowids.count)
             else { return nil }
