@@ -375,10 +375,11 @@ struct RankedPage {
 
     /// `plan`'s matches collected from the index's doclists; nil when the reader does not
     /// serve the plan. One token of one match phrase on a large table is read on two
-    /// connections at once, the helper's too: in two halves of the segments when those turn
-    /// out to hold disjoint rowids (as a bulk import's segments do) and the same structure,
-    /// else each connection reading every segment and ranking one half of the rowids (after
-    /// writes, whose small segments hold rowids from all over). A plan of several match phrases
+    /// connections at once, the helper's too: each taking the next segment whenever it is done
+    /// with one (see ``SegmentClaims``), when those turn out to hold disjoint rowids (as a bulk
+    /// import's segments do) and the same structure, else each connection reading every
+    /// segment and ranking one half of the rowids (after writes, whose small segments hold
+    /// rowids from all over). A plan of several match phrases
     /// (two tokens) is read in halves of the segments too, decoded first and then scored (see
     /// ``DoclistRanking/collectInHalves(helper:collector:)``).
     private func collectFromDoclists(_ plan: MatchPlan, capacity: Int) throws
@@ -394,18 +395,12 @@ struct RankedPage {
         {
             // Any failure of the helper only costs the parallelism.
             if try !ranking.splitsByRowid() {
-                let (newer, older) = try helper.inHalves(database) {
-                    try ranking.collect(into: collector(on: database), segments: .newer)
-                } theirs: { database in
+                let claims = SegmentClaims()
+                let parts = try helper.sharing(database) { database in
                     try DoclistRanking(database: database, plan: plan).collect(
-                        into: collector(on: database), segments: .older)
+                        into: collector(on: database), segments: .shared(claims))
                 }
-                if let newer, let older = older ?? nil,
-                    newer.structure == older.structure, newer.isDisjoint(from: older)
-                {
-                    newer.collector.absorb(older.collector)
-                    return newer.collector
-                }
+                if let parts, let merged = Self.merged(parts) { return merged }
             }
             let middle = span.lowest / 2 + span.highest / 2
             let (lower, upper) = try helper.inHalves(database) {
@@ -426,6 +421,20 @@ struct RankedPage {
             return collector
         }
         return try ranking.collect(into: collector(on: database))?.collector
+    }
+
+    /// The collectors of `parts` in one; nil when one could not be collected, or two read
+    /// other versions or may hold a rowid in common.
+    private static func merged(_ parts: [DoclistRanking.Collection?]) -> FTS5RankCollector? {
+        let collected = parts.compactMap { $0 }
+        guard let first = collected.first, collected.count == parts.count,
+            collected.indices.allSatisfy({ one in
+                collected[one].structure == first.structure
+                    && collected[..<one].allSatisfy { $0.isDisjoint(from: collected[one]) }
+            })
+        else { return nil }
+        for part in collected.dropFirst() { first.collector.absorb(part.collector) }
+        return first.collector
     }
 
     /// Whether `kind`'s rowids span at least ``parallelMinimumSpan``, so that ranking it in two

@@ -68,6 +68,27 @@ final class RankingHelper {
         return (mine, (try? pending.wait()) ?? nil)
     }
 
+    /// Runs `work` on the caller's connection `database` and, at the same time, on the
+    /// helper's, each taking its share from something `work` shares between them (see
+    /// ``SegmentClaims``). The helper takes part only if it starts before the caller's `work`
+    /// is done (a busy or sleeping helper is not waited for). The results of the connections
+    /// that took part, the caller's first; nil when the helper failed after it started (its
+    /// share is then lost, and the caller ranks otherwise).
+    func sharing<T>(_ database: Database, _ work: @escaping (Database) throws -> T) throws
+        -> [T]?
+    {
+        let claim = Claim()
+        let pending = start { database -> T? in
+            try claim.take() ? work(database) : nil
+        }
+        let mine = try work(database)
+        // Not started (or its connection did not open): it has no share.
+        if claim.take() { return [mine] }
+        // It took the claim, so it ran `work` (its result is not nil) unless it threw.
+        guard let theirs = try? pending.wait() else { return nil }
+        return [mine, theirs]
+    }
+
     /// Taken once, by whichever thread asks first.
     private final class Claim: Sendable {
         private let isTaken = Atomic(false)

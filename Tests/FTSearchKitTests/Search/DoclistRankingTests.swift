@@ -186,10 +186,22 @@ import FTSearchTestSupport
         }
     }
 
-    @Test func halvesOfTheSegmentsMergeIntoTheWhole() throws {
+    /// Segments shared out between two connections, in any split, rank into the whole: each
+    /// connection ranks the segments its claims give it, oldest first, streamed or decoded,
+    /// and the two collections merge into the collection of every segment.
+    @Test(arguments: ["alternate", "older half", "all to one"])
+    func segmentsSharedOutMergeIntoTheWhole(split: String) throws {
         let database = index.database
         let engine = QueryEngine(database: database, tokenizer: try index.tokenizer)
+        /// Whether the first connection takes the segment at `position` (oldest first).
+        let isFirst: @Sendable (_ position: Int, _ count: Int) -> Bool =
+            switch split {
+            case "alternate": { position, _ in position % 2 == 0 }
+            case "older half": { position, count in position < count / 2 }
+            default: { _, _ in true }
+            }
         var merged = 0
+        var bothRead = 0
         for text in Self.texts {
             let request = SearchRequest(text: text, kinds: .people, limit: 20)
             // Several match phrases need every segment for their IDFs.
@@ -204,22 +216,38 @@ import FTSearchTestSupport
                         segments: segments))
             }
             let whole = try collection(.all)
-            let newer = try collection(.newer)
-            let older = try collection(.older)
-            #expect(newer.structure == whole.structure)
+            let first = try collection(.shared(Self.claims { isFirst($0, $1) }))
+            let second = try collection(.shared(Self.claims { !isFirst($0, $1) }))
+            #expect(first.structure == whole.structure)
+            if !first.rowids.isEmpty && !second.rowids.isEmpty { bothRead += 1 }
             // Two imports: the second one's rows all come after the first one's.
-            try #require(newer.isDisjoint(from: older))
-            newer.collector.absorb(older.collector)
-            #expect(newer.collector.total == whole.collector.total, "total of \(text)")
+            try #require(first.isDisjoint(from: second))
+            first.collector.absorb(second.collector)
+            #expect(first.collector.total == whole.collector.total, "total of \(text)")
             // Each keeps the best 20 and their ties, and maybe more: those must be the same.
-            let halves = FTS5RankCollector.Ranked.best(20, of: try newer.collector.finish())
+            let shared = FTS5RankCollector.Ranked.best(20, of: try first.collector.finish())
             let all = FTS5RankCollector.Ranked.best(20, of: try whole.collector.finish())
-            #expect(halves.map(\.rowid) == all.map(\.rowid), "rows of \(text)")
-            #expect(halves.map(\.score) == all.map(\.score), "scores of \(text)")
-            #expect(halves.map(\.tier) == all.map(\.tier), "tiers of \(text)")
+            #expect(shared.map(\.rowid) == all.map(\.rowid), "rows of \(text)")
+            #expect(shared.map(\.score) == all.map(\.score), "scores of \(text)")
+            #expect(shared.map(\.tier) == all.map(\.tier), "tiers of \(text)")
             merged += 1
         }
         #expect(merged > 10)
+        // The index has a segment of each import: split, both read entries for most texts.
+        #expect(split == "all to one" ? bothRead == 0 : bothRead > merged / 2)
+    }
+
+    /// Claims of the segments whose position (oldest first) and count `takes` accepts, in
+    /// order.
+    private static func claims(_ takes: @escaping @Sendable (Int, Int) -> Bool) -> SegmentClaims {
+        let next = Mutex(0)
+        return SegmentClaims { count in
+            next.withLock { position in
+                while position < count, !takes(position, count) { position += 1 }
+                defer { position += 1 }
+                return position < count ? position : nil
+            }
+        }
     }
 
     /// A phrase of several trigrams hits only where its terms follow each other in one

@@ -1,6 +1,7 @@
 import Dispatch
 import FTSearchSQLite
 import FTSearchTestSupport
+import Synchronization
 import Testing
 
 @testable import FTSearchKit
@@ -59,6 +60,73 @@ import Testing
             database === caller ? "caller" : "helper"
         }
         #expect(theirs == "caller")
+    }
+}
+
+/// ``RankingHelper/sharing(_:_:)``: the helper takes part when it starts in time, is never
+/// waited for otherwise, and a helper that fails after it started fails the whole.
+@Suite(.timeLimit(.minutes(1))) struct SharedWorkTests {
+    let directory: TemporaryDirectory
+    let index: SearchIndex
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        index = try SearchIndex.temporary(in: directory)
+    }
+
+    private struct Failed: Error {}
+
+    @Test func aFreeHelperTakesPart() throws {
+        let helper = RankingHelper(path: index.path)
+        let started = DispatchSemaphore(value: 0)
+        let parts = try helper.sharing(index.database) { [caller = index.database] database in
+            guard database === caller else {
+                started.signal()
+                return "helper"
+            }
+            // The caller's share lasts until the helper has started.
+            #expect(started.wait(timeout: .now() + 10) == .success)
+            return "caller"
+        }
+        #expect(parts == ["caller", "helper"])
+    }
+
+    @Test func aBusyHelperTakesNoPart() throws {
+        let helper = RankingHelper(path: index.path)
+        let release = DispatchSemaphore(value: 0)
+        _ = helper.start { _ in release.wait() }
+        let calls = Mutex(0)
+        let parts = try helper.sharing(index.database) { [caller = index.database] database in
+            calls.withLock { $0 += 1 }
+            return database === caller ? "caller" : "helper"
+        }
+        #expect(parts == ["caller"])
+        release.signal()
+        // The helper, free now, does not start the work it was too late for.
+        _ = try helper.start { _ in () }.wait()
+        #expect(calls.withLock { $0 } == 1)
+    }
+
+    @Test func aHelperThatCannotOpenTakesNoPart() throws {
+        let helper = RankingHelper(path: directory.path)  // a folder, not a database
+        let parts = try helper.sharing(index.database) { [caller = index.database] database in
+            database === caller ? "caller" : "helper"
+        }
+        #expect(parts == ["caller"])
+    }
+
+    @Test func aHelperThatFailsAfterItStartedFailsTheWhole() throws {
+        let helper = RankingHelper(path: index.path)
+        let started = DispatchSemaphore(value: 0)
+        let parts = try helper.sharing(index.database) { [caller = index.database] database in
+            guard database === caller else {
+                started.signal()
+                throw Failed()
+            }
+            #expect(started.wait(timeout: .now() + 10) == .success)
+            return "caller"
+        }
+        #expect(parts == nil)
     }
 }
 

@@ -33,22 +33,30 @@ struct DoclistRanking {
     enum Segments {
         case all
         /// The newer half of the segments, or the older (the rest): for two connections at
-        /// once, each ranking the rows of its half (see ``Collection/isDisjoint(from:)``).
+        /// once, each decoding its half (see ``collectInHalves(helper:collector:)``).
         case newer, older
+        /// The segments `claims` gives this connection, one at a time, oldest first: for
+        /// connections ranking a plan of one match phrase at once, each its share (see
+        /// ``Collection/isDisjoint(from:)``).
+        case shared(SegmentClaims)
+
+        var isAll: Bool { if case .all = self { true } else { false } }
     }
 
     /// What a collection read: the collector filled, the structure record it read the
     /// segments from, and the lowest and highest rowid of every entry it decoded, delete
-    /// markers included (nil when none).
+    /// markers included, in each of the segments (or groups of segments) it read.
     struct Collection {
         let collector: FTS5RankCollector
         let structure: [UInt8]
-        let rowids: ClosedRange<Int64>?
+        let rowids: [ClosedRange<Int64>]
 
         /// Whether no rowid can have entries in both collections: then each ranked its rows
         /// exactly as reading all the segments would, and the two can be merged.
         func isDisjoint(from other: Collection) -> Bool {
-            DoclistRanking.areDisjoint(rowids, other.rowids)
+            rowids.allSatisfy { mine in
+                other.rowids.allSatisfy { DoclistRanking.areDisjoint(mine, $0) }
+            }
         }
     }
 
@@ -56,6 +64,12 @@ struct DoclistRanking {
     static func areDisjoint(_ a: ClosedRange<Int64>?, _ b: ClosedRange<Int64>?) -> Bool {
         guard let a, let b else { return true }
         return a.upperBound < b.lowerBound || b.upperBound < a.lowerBound
+    }
+
+    /// The smallest span holding both (nil: nothing decoded).
+    static func union(_ a: ClosedRange<Int64>?, _ b: ClosedRange<Int64>?) -> ClosedRange<Int64>? {
+        guard let a, let b else { return a ?? b }
+        return min(a.lowerBound, b.lowerBound)...max(a.upperBound, b.upperBound)
     }
 
     /// Whether two connections would rank the plan faster in halves of the rowids than in
@@ -96,7 +110,7 @@ struct DoclistRanking {
     ) throws -> Collection? {
         guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE else { return nil }
         // Several match phrases need the rows of every segment for their IDFs.
-        guard segments == .all || plan.matchPhraseCount == 1 else { return nil }
+        guard segments.isAll || plan.matchPhraseCount == 1 else { return nil }
         // One read transaction, so that the options, the structure, every page and the row
         // sizes are of one version (and the locks are taken once).
         return try database.readingOneVersion {
@@ -108,10 +122,55 @@ struct DoclistRanking {
             switch try stream(into: collector, segments: segments, rows: rows, keys: keys) {
             case .collected(let collection): return collection
             case .notStreamed: break
-            case .outOfOrder: collector = collector.emptyCopy()
+            case .outOfOrder:
+                // The segments claimed are gone; the whole plan is ranked otherwise.
+                if case .shared = segments { return nil }
+                collector = collector.emptyCopy()
             }
-            guard let decoded = try decode(segments, keys: keys) else { return nil }
-            return rank(decoded, rows: rows, into: collector)
+            guard case .shared(let claims) = segments else {
+                guard let decoded = try decode(segments, keys: keys) else { return nil }
+                return rank(decoded, rows: rows, into: collector)
+            }
+            return try rankEach(claimedBy: claims, rows: rows, keys: keys, into: collector)
+        }
+    }
+
+    /// Decodes and ranks, one at a time, the segments `claims` gives this connection, into
+    /// `collector`; nil when the doclists cannot serve the plan.
+    private func rankEach(
+        claimedBy claims: SegmentClaims, rows: ClosedRange<Int64>, keys: [PhraseKeys],
+        into collector: FTS5RankCollector
+    ) throws -> Collection? {
+        let reader = FTS5SegmentReader(
+            database: database, index: plan.index, columnCount: plan.weights.count,
+            matchedColumns: plan.matchedColumns)
+        defer { reader.close() }
+        do {
+            guard let (record, structure, read) = try segments(.shared(claims), reader: reader)
+            else { return nil }
+            var rowids: [ClosedRange<Int64>] = []
+            for segment in Self.oldestFirst(read, claimedBy: claims) {
+                guard
+                    let decoded = try decode(
+                        segment...segment, of: record, structure: structure, keys: keys,
+                        reader: reader),
+                    let ranked = rank(decoded, rows: rows, into: collector)
+                else { return nil }
+                rowids += ranked.rowids
+            }
+            return Collection(collector: collector, structure: record, rowids: rowids)
+        } catch is FTS5FormatError {
+            return nil
+        }
+    }
+
+    /// The segments of `read` (newest first, as the structure record lists them) that
+    /// `claims` gives this connection, oldest first, each when it is asked for.
+    private static func oldestFirst(
+        _ read: ArraySlice<FTS5Segment>, claimedBy claims: SegmentClaims
+    ) -> some Sequence<ArraySlice<FTS5Segment>.Index> {
+        sequence(state: ()) { _ in
+            claims.next(read.count).map { read.endIndex - 1 - $0 }
         }
     }
 
@@ -150,29 +209,39 @@ struct DoclistRanking {
             guard let (record, structure, read) = try self.segments(segments, reader: reader)
             else { return .collected(nil) }
             guard streamsAnySegments || !Self.mayOverlap(read) else { return .notStreamed }
-            var rowids: ClosedRange<Int64>?
-            var signals: [DoclistEntries] = []
-            for key in keys.dropFirst() {
-                signals.append(
-                    try entries(of: key, in: read, reader: reader, span: &rowids, wanted: nil))
-            }
             collector.start(
                 rowCount: structure.rowCount, tokenCount: structure.tokenCount,
                 matchPhraseRows: [])
             let streaming = StreamedRowScorer(
-                collector: collector, signals: signals, columnCount: plan.weights.count,
-                rows: rows, interruptCheck: database.interruptCheck)
+                collector: collector, signalCount: keys.count - 1,
+                columnCount: plan.weights.count, rows: rows,
+                interruptCheck: database.interruptCheck)
             scorer = streaming
-            for segment in read.reversed() {
-                try reader.appendDoclist(of: driver, in: segment, to: streaming)
+            let oldestFirst: any Sequence<Int> =
+                if case .shared(let claims) = segments {
+                    Self.oldestFirst(read, claimedBy: claims)
+                } else {
+                    read.indices.reversed()
+                }
+            var rowids: [ClosedRange<Int64>] = []
+            // Segment by segment, its signals decoded first. While the driver's rowids ascend,
+            // a row's entries are all in one segment (a later write of a row leaves a delete
+            // marker of each of its terms, the driver's too, in a newer segment, which would
+            // come out of order), so its signals are in the segment of its driver's entry.
+            for segment in oldestFirst {
+                var span: ClosedRange<Int64>?
+                var signals: [DoclistEntries] = []
+                for key in keys.dropFirst() {
+                    signals.append(
+                        try entries(
+                            of: key, in: read[segment...segment], reader: reader, span: &span,
+                            wanted: nil))
+                }
+                streaming.startSegment(signals: signals)
+                try reader.appendDoclist(of: driver, in: read[segment], to: streaming)
+                rowids += Self.union(span, streaming.decodedRowids).map { [$0] } ?? []
             }
-            let decoded = [rowids, streaming.decodedRowids].compactMap { $0 }
-            return .collected(
-                Collection(
-                    collector: collector, structure: record,
-                    rowids: decoded.isEmpty
-                        ? nil
-                        : decoded.map(\.lowerBound).min()!...decoded.map(\.upperBound).max()!))
+            return .collected(Collection(collector: collector, structure: record, rowids: rowids))
         } catch is FTS5FormatError {
             return scorer?.isOutOfOrder == true ? .outOfOrder : .collected(nil)
         }
@@ -269,6 +338,21 @@ struct DoclistRanking {
         do {
             guard let (record, structure, read) = try self.segments(segments, reader: reader)
             else { return nil }
+            return try decode(
+                read.indices, of: record, structure: structure, keys: keys, reader: reader)
+        } catch is FTS5FormatError {
+            return nil
+        }
+    }
+
+    /// The plan's phrases decoded from the segments at `positions` of those the structure
+    /// record `record` (`structure`, decoded) lists.
+    private func decode(
+        _ positions: some RangeExpression<Int>, of record: [UInt8], structure: FTS5Structure,
+        keys: [PhraseKeys], reader: FTS5SegmentReader
+    ) throws -> Decoded? {
+        let read = structure.segments[positions]
+        do {
             var rowids: ClosedRange<Int64>?
             var lists = [DoclistEntries?](repeating: nil, count: plan.phrases.count)
             let columnCount = plan.weights.count
@@ -347,11 +431,10 @@ struct DoclistRanking {
             structure: record, averages: reader.record(1), columnCount: plan.weights.count)
         let all = structure.segments
         let half = all.count / 2
-        guard segments == .all || half > 0 else { return nil }
         switch segments {
-        case .all: return (record, structure, all[...])
-        case .newer: return (record, structure, all.prefix(half))
-        case .older: return (record, structure, all.dropFirst(half))
+        case .all, .shared: return (record, structure, all[...])
+        case .newer: return half > 0 ? (record, structure, all.prefix(half)) : nil
+        case .older: return half > 0 ? (record, structure, all.dropFirst(half)) : nil
         }
     }
 
@@ -371,7 +454,8 @@ struct DoclistRanking {
                     ?? decoded.lists.prefix(plan.matchPhraseCount).map { Int64($0.count) } : [])
         guard walk(decoded.lists, rows: rows, into: collector) else { return nil }
         return Collection(
-            collector: collector, structure: decoded.structure, rowids: decoded.rowids)
+            collector: collector, structure: decoded.structure,
+            rowids: decoded.rowids.map { [$0] } ?? [])
     }
 
     /// How a phrase is found in the index: one term, by its key (its term after the byte of

@@ -5,7 +5,7 @@ import FTSearchSQLite
 /// exact matching: `"a"*` with its signals) while that phrase's doclist is decoded, without
 /// keeping its entries: each entry's hits are counted per column, and the row goes to the
 /// collector's one-phrase verdict (``FTS5RankCollector/endRow(rowid:hits:tier:readSize:)``)
-/// with the tier the signal phrases that hit it give (decoded before, see
+/// with the tier the signal phrases that hit it give (decoded before each segment's, see
 /// ``DoclistRanking``), as the walk hands it over. A one-letter prefix's hundreds of thousands
 /// of entries are then never written to memory and read back.
 ///
@@ -15,8 +15,9 @@ import FTSearchSQLite
 /// general way, with a collector that has seen nothing.
 final class StreamedRowScorer: DoclistSink {
     private let collector: FTS5RankCollector
-    /// The signal phrases' entries (phrases 1, 2, ...), resolved, kept alive for `lists`.
-    private let signals: [DoclistEntries]
+    /// The signal phrases' entries (phrases 1, 2, ...) in the current segment, kept alive for
+    /// `lists`.
+    private var signals: [DoclistEntries] = []
     /// Each signal phrase's entries, in plain memory, and what a hit of it says.
     private let lists: UnsafeMutableBufferPointer<SignalList>
 
@@ -51,25 +52,20 @@ final class StreamedRowScorer: DoclistSink {
     /// Whether an entry's rowid came at or below the one before it.
     private(set) var isOutOfOrder = false
 
-    /// The lowest through the highest rowid decoded, delete markers included; nil when none.
+    /// The lowest through the highest rowid decoded in the current segment, delete markers
+    /// included; nil when none.
     var decodedRowids: ClosedRange<Int64>? {
         lowestDecoded <= highestDecoded ? lowestDecoded...highestDecoded : nil
     }
 
+    /// A scorer for a plan of `signalCount` signal phrases; ``startSegment(signals:)`` before
+    /// each segment's doclist.
     init(
-        collector: FTS5RankCollector, signals: [DoclistEntries], columnCount: Int,
+        collector: FTS5RankCollector, signalCount: Int, columnCount: Int,
         rows: ClosedRange<Int64>, interruptCheck: InterruptCheck?
     ) {
         self.collector = collector
-        self.signals = signals
-        lists = .allocate(capacity: signals.count)
-        for (index, entries) in signals.enumerated() {
-            (lists.baseAddress! + index).initialize(
-                to: SignalList(
-                    rowids: entries.rowids, hits: entries.hits, count: entries.count,
-                    columnCount: columnCount,
-                    kinds: FTS5RankCollector.signals(of: collector.plan.phrases[index + 1])))
-        }
+        lists = .allocate(capacity: signalCount)
         self.columnCount = columnCount
         self.rows = rows
         self.interruptCheck = interruptCheck
@@ -80,6 +76,22 @@ final class StreamedRowScorer: DoclistSink {
     deinit {
         lists.deallocate()
         hits.deallocate()
+    }
+
+    /// Takes the signal phrases' entries in the segment whose doclist comes next (one list
+    /// per signal phrase, in the plan's order), and starts its span of rowids decoded.
+    func startSegment(signals: [DoclistEntries]) {
+        precondition(signals.count == lists.count)
+        self.signals = signals
+        for (index, entries) in signals.enumerated() {
+            (lists.baseAddress! + index).initialize(
+                to: SignalList(
+                    rowids: entries.rowids, hits: entries.hits, count: entries.count,
+                    columnCount: columnCount,
+                    kinds: FTS5RankCollector.signals(of: collector.plan.phrases[index + 1])))
+        }
+        lowestDecoded = .max
+        highestDecoded = .min
     }
 
     func append(_ rowid: Int64) -> Int {
