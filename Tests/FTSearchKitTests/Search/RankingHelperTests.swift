@@ -8,7 +8,9 @@ import Testing
 
 /// ``RankingHelper/inHalves(_:here:theirs:)``: the other half is ranked exactly once, by the
 /// helper when it is free, else by the caller, and never waits for a helper that is busy or
-/// could not open its connection.
+/// could not open its connection. ``RankingHelper/sharing(_:_:)``: the helper takes part when
+/// it starts in time, is never waited for otherwise, and a helper that fails after it started
+/// fails the whole.
 @Suite(.timeLimit(.minutes(1))) struct RankingHelperTests {
     let directory: TemporaryDirectory
     let index: SearchIndex
@@ -61,34 +63,32 @@ import Testing
         }
         #expect(theirs == "caller")
     }
-}
-
-/// ``RankingHelper/sharing(_:_:)``: the helper takes part when it starts in time, is never
-/// waited for otherwise, and a helper that fails after it started fails the whole.
-@Suite(.timeLimit(.minutes(1))) struct SharedWorkTests {
-    let directory: TemporaryDirectory
-    let index: SearchIndex
-
-    init() throws {
-        directory = try TemporaryDirectory()
-        index = try SearchIndex.temporary(in: directory)
-    }
 
     private struct Failed: Error {}
 
     @Test func aFreeHelperTakesPart() throws {
+        #expect(try sharedWithAHelperThatStarts { "helper" } == ["caller", "helper"])
+    }
+
+    @Test func aHelperThatFailsAfterItStartedFailsTheWhole() throws {
+        #expect(try sharedWithAHelperThatStarts { throw Failed() } == nil)
+    }
+
+    /// What ``RankingHelper/sharing(_:_:)`` gives when the caller's share lasts until the
+    /// helper has started its own, `helpersShare`.
+    private func sharedWithAHelperThatStarts(_ helpersShare: @escaping () throws -> String)
+        throws -> [String]?
+    {
         let helper = RankingHelper(path: index.path)
         let started = DispatchSemaphore(value: 0)
-        let parts = try helper.sharing(index.database) { [caller = index.database] database in
+        return try helper.sharing(index.database) { [caller = index.database] database in
             guard database === caller else {
                 started.signal()
-                return "helper"
+                return try helpersShare()
             }
-            // The caller's share lasts until the helper has started.
             #expect(started.wait(timeout: .now() + 10) == .success)
             return "caller"
         }
-        #expect(parts == ["caller", "helper"])
     }
 
     @Test func aBusyHelperTakesNoPart() throws {
@@ -113,20 +113,6 @@ import Testing
             database === caller ? "caller" : "helper"
         }
         #expect(parts == ["caller"])
-    }
-
-    @Test func aHelperThatFailsAfterItStartedFailsTheWhole() throws {
-        let helper = RankingHelper(path: index.path)
-        let started = DispatchSemaphore(value: 0)
-        let parts = try helper.sharing(index.database) { [caller = index.database] database in
-            guard database === caller else {
-                started.signal()
-                throw Failed()
-            }
-            #expect(started.wait(timeout: .now() + 10) == .success)
-            return "caller"
-        }
-        #expect(parts == nil)
     }
 }
 
