@@ -379,15 +379,15 @@ struct RankedPage {
     /// with one (see ``SegmentClaims``), when those turn out to hold disjoint rowids (as a bulk
     /// import's segments do) and the same structure, else each connection reading every
     /// segment and ranking one half of the rowids (after writes, whose small segments hold
-    /// rowids from all over). A plan of several match phrases
-    /// (two tokens) is read in halves of the segments too, decoded first and then scored (see
+    /// rowids from all over). A plan of several match phrases (two tokens) is read in halves
+    /// of the segments, decoded first and then scored (see
     /// ``DoclistRanking/collectInHalves(helper:collector:)``).
     private func collectFromDoclists(_ plan: MatchPlan, capacity: Int) throws
         -> FTS5RankCollector?
     {
         guard readsDoclists else { return nil }
         let ranking = DoclistRanking(database: database, plan: plan)
-        func collector(on database: Database) -> FTS5RankCollector {
+        @Sendable func collector(on database: Database) -> FTS5RankCollector {
             Self.makeCollector(plan, capacity: capacity, database: database)
         }
         if plan.tokenCount == 1, plan.matchPhraseCount == 1,

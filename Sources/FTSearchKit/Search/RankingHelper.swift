@@ -2,18 +2,19 @@ import Dispatch
 import FTSearchSQLite
 import Synchronization
 
-/// A second connection to the same database, on its own thread, that ranks half of a large
-/// table's matches while the caller's connection ranks the other half.
+/// A second connection to the same database, on its own thread, that ranks part of a large
+/// table's matches while the caller's connection ranks the rest.
 ///
-/// Ranking one short prefix reads every match's hits and most matches' sizes; the halves (of
+/// Ranking one short prefix reads every match's hits and most matches' sizes; the parts (of
 /// the rowid range, or of the index's segments) are independent and merge exactly (see
 /// ``FTS5RankCollector/absorb(_:)``). The caller checks that both read the same version of
 /// the database.
 ///
 /// The connection opens on the helper's thread, so creating a helper costs the caller
 /// nothing; ``inHalves(_:here:theirs:)`` lets whichever connection is free first rank the
-/// other half, so no search waits for the opening, and a small search ends before the helper
-/// would have started.
+/// other half, and ``sharing(_:_:)`` lets both take shares of one work until none is left, so
+/// no search waits for the opening, and a small search ends before the helper would have
+/// started.
 final class RankingHelper {
     private let queue = DispatchQueue(label: "ftsearch.ranking")
     /// The helper's connection, or why it did not open; used on the helper's thread only.
@@ -74,8 +75,8 @@ final class RankingHelper {
     /// is done (a busy or sleeping helper is not waited for). The results of the connections
     /// that took part, the caller's first; nil when the helper failed after it started (its
     /// share is then lost, and the caller ranks otherwise).
-    func sharing<T>(_ database: Database, _ work: @escaping (Database) throws -> T) throws
-        -> [T]?
+    func sharing<T>(_ database: Database, _ work: @escaping @Sendable (Database) throws -> T)
+        throws -> [T]?
     {
         let claim = Claim()
         let pending = start { database -> T? in

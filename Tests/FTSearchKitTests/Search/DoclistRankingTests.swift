@@ -191,17 +191,22 @@ import FTSearchTestSupport
     /// and the two collections merge into the collection of every segment.
     @Test(arguments: ["alternate", "older half", "all to one"])
     func segmentsSharedOutMergeIntoTheWhole(split: String) throws {
+        // A third import: three segments, so that a connection's share can hold two that
+        // are not next to each other.
+        var random = SeededGenerator(seed: 12)
+        try index.importPeople((0..<700).map { _ in Self.randomPerson(using: &random) })
         let database = index.database
         let engine = QueryEngine(database: database, tokenizer: try index.tokenizer)
         /// Whether the first connection takes the segment at `position` (oldest first).
         let isFirst: @Sendable (_ position: Int, _ count: Int) -> Bool =
             switch split {
             case "alternate": { position, _ in position % 2 == 0 }
-            case "older half": { position, count in position < count / 2 }
+            case "older half": { position, count in position < (count + 1) / 2 }
             default: { _, _ in true }
             }
         var merged = 0
         var bothRead = 0
+        var firstReadSeveral = 0
         for text in Self.texts {
             let request = SearchRequest(text: text, kinds: .people, limit: 20)
             // Several match phrases need every segment for their IDFs.
@@ -220,6 +225,7 @@ import FTSearchTestSupport
             let second = try collection(.shared(Self.claims { !isFirst($0, $1) }))
             #expect(first.structure == whole.structure)
             if !first.rowids.isEmpty && !second.rowids.isEmpty { bothRead += 1 }
+            if first.rowids.count > 1 { firstReadSeveral += 1 }
             // Two imports: the second one's rows all come after the first one's.
             try #require(first.isDisjoint(from: second))
             first.collector.absorb(second.collector)
@@ -235,6 +241,83 @@ import FTSearchTestSupport
         #expect(merged > 10)
         // The index has a segment of each import: split, both read entries for most texts.
         #expect(split == "all to one" ? bothRead == 0 : bothRead > merged / 2)
+        #expect(firstReadSeveral > merged / 2)
+    }
+
+    /// Segments that hold a row twice (the same ids imported again) are never shared out:
+    /// one connection's share of two such segments fails (its spans do not ascend), two
+    /// connections' shares of one each are not disjoint (their spans meet), and a search with
+    /// the helper ranks as FTS5 does.
+    @Test func segmentsHoldingARowTwiceAreNotSharedOut() throws {
+        var random = SeededGenerator(seed: 13)
+        let again = (1...2000).map { id in
+            let (first, last, company) = Self.randomPerson(using: &random)
+            return [
+                ("id", JSONValue.number(String(id))), ("first_name", .string(first)),
+                ("last_name", .string(last)), ("company", .string(company)),
+            ]
+        }
+        try index.importRecords(
+            from: [ImportSource(path: "again.json", reader: RecordList(fields: again))],
+            options: ImportOptions())
+        let database = index.database
+        let engine = QueryEngine(database: database, tokenizer: try index.tokenizer)
+        var cursor = engine
+        cursor.readsDoclists = false
+        let helper = RankingHelper(path: index.path)
+        let withHelper = QueryEngine(
+            database: database, tokenizer: try index.tokenizer, helper: { helper },
+            parallelMinimumSpan: 0)
+        var overlapping = 0
+        for text in Self.texts {
+            let request = SearchRequest(text: text, kinds: .people, limit: 20)
+            #expect(try withHelper.search(request) == (try cursor.search(request)), "\(text)")
+            guard let plan = try engine.plans(for: request)?.0.first, plan.matchPhraseCount == 1
+            else { continue }
+            let ranking = DoclistRanking(database: database, plan: plan)
+            func collection(_ claims: SegmentClaims) throws -> DoclistRanking.Collection? {
+                try ranking.collect(
+                    into: RankedPage.makeCollector(plan, capacity: 20, database: database),
+                    segments: .shared(claims))
+            }
+            let oldest = try collection(Self.claims { position, _ in position == 0 })
+            let newest = try collection(Self.claims { position, count in position == count - 1 })
+            let all = try collection(Self.claims { _, _ in true })
+            if let oldest, let newest, !oldest.rowids.isEmpty, !newest.rowids.isEmpty {
+                // The first import and the last both hold ids 1 to 2,000.
+                #expect(!oldest.isDisjoint(from: newest), "\(text)")
+                #expect(all == nil, "\(text)")
+                overlapping += 1
+            }
+        }
+        #expect(overlapping > Self.texts.count / 2)
+    }
+
+    /// A merge under way moves some terms' entries into its output segment and leaves the
+    /// others' in its inputs, so a row's entries are in several segments: searches, on one
+    /// connection or two, still rank as FTS5 does.
+    @Test(arguments: [8, 40])
+    func aMergeUnderWayRanksAsFTS5Does(pages: Int) throws {
+        var random = SeededGenerator(seed: 14)
+        for _ in 0..<4 {
+            try index.importPeople((0..<1500).map { _ in Self.randomPerson(using: &random) })
+        }
+        let database = index.database
+        try database.execute(
+            sql: "INSERT INTO people_fts(people_fts, rank) VALUES ('merge', \(pages))")
+        let tokenizer = try index.tokenizer
+        let engine = QueryEngine(database: database, tokenizer: tokenizer)
+        var cursor = engine
+        cursor.readsDoclists = false
+        let helper = RankingHelper(path: index.path)
+        let withHelper = QueryEngine(
+            database: database, tokenizer: tokenizer, helper: { helper }, parallelMinimumSpan: 0)
+        for text in Self.texts {
+            let request = SearchRequest(text: text, kinds: .people, limit: 20)
+            let expected = try cursor.search(request)
+            #expect(try engine.search(request) == expected, "one connection: \(text)")
+            #expect(try withHelper.search(request) == expected, "two: \(text)")
+        }
     }
 
     /// Claims of the segments whose position (oldest first) and count `takes` accepts, in

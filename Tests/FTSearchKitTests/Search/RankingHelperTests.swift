@@ -67,27 +67,32 @@ import Testing
     private struct Failed: Error {}
 
     @Test func aFreeHelperTakesPart() throws {
-        #expect(try sharedWithAHelperThatStarts { "helper" } == ["caller", "helper"])
+        #expect(try sharedWithAHelperThatStarts("caller") { "helper" } == ["caller", "helper"])
+    }
+
+    @Test func aHelperWhoseShareIsNilTakesPartWithNil() throws {
+        #expect(try sharedWithAHelperThatStarts(Optional("caller")) { nil } == ["caller", nil])
     }
 
     @Test func aHelperThatFailsAfterItStartedFailsTheWhole() throws {
-        #expect(try sharedWithAHelperThatStarts { throw Failed() } == nil)
+        #expect(try sharedWithAHelperThatStarts("caller") { throw Failed() } == nil)
     }
 
-    /// What ``RankingHelper/sharing(_:_:)`` gives when the caller's share lasts until the
-    /// helper has started its own, `helpersShare`.
-    private func sharedWithAHelperThatStarts(_ helpersShare: @escaping () throws -> String)
-        throws -> [String]?
-    {
+    /// What ``RankingHelper/sharing(_:_:)`` gives when the caller's share, `callersShare`,
+    /// lasts until the helper has started its own, `helpersShare`.
+    private func sharedWithAHelperThatStarts<T: Sendable>(
+        _ callersShare: T, _ helpersShare: @escaping @Sendable () throws -> T
+    ) throws -> [T]? {
         let helper = RankingHelper(path: index.path)
         let started = DispatchSemaphore(value: 0)
-        return try helper.sharing(index.database) { [caller = index.database] database in
-            guard database === caller else {
+        return try helper.sharing(index.database) {
+            [caller = ObjectIdentifier(index.database)] database in
+            guard ObjectIdentifier(database) == caller else {
                 started.signal()
                 return try helpersShare()
             }
             #expect(started.wait(timeout: .now() + 10) == .success)
-            return "caller"
+            return callersShare
         }
     }
 
@@ -96,9 +101,10 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         _ = helper.start { _ in release.wait() }
         let calls = Mutex(0)
-        let parts = try helper.sharing(index.database) { [caller = index.database] database in
+        let parts = try helper.sharing(index.database) {
+            [caller = ObjectIdentifier(index.database)] database in
             calls.withLock { $0 += 1 }
-            return database === caller ? "caller" : "helper"
+            return ObjectIdentifier(database) == caller ? "caller" : "helper"
         }
         #expect(parts == ["caller"])
         release.signal()
@@ -109,8 +115,9 @@ import Testing
 
     @Test func aHelperThatCannotOpenTakesNoPart() throws {
         let helper = RankingHelper(path: directory.path)  // a folder, not a database
-        let parts = try helper.sharing(index.database) { [caller = index.database] database in
-            database === caller ? "caller" : "helper"
+        let parts = try helper.sharing(index.database) {
+            [caller = ObjectIdentifier(index.database)] database in
+            ObjectIdentifier(database) == caller ? "caller" : "helper"
         }
         #expect(parts == ["caller"])
     }

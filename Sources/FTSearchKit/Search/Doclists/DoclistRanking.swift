@@ -99,14 +99,32 @@ struct DoclistRanking {
     }
 
     /// Fills `collector` with the plan's matches in `segments`; nil when the doclists cannot
-    /// serve it (or a half is asked of an index of fewer than two segments, or for a plan of
-    /// several match phrases).
+    /// serve it (or a half is asked of an index of fewer than two segments, or a share for a
+    /// plan of several match phrases, or of segments that may hold a row twice). A share
+    /// that gives up, or throws, gives up the other connection's too (see
+    /// ``SegmentClaims/abandon``), which then need not rank the rest for nothing.
     /// With `rows`, only the matches of those rowids are handed to the collector (every
     /// segment is still read): for two connections at once, each ranking its half of the
     /// rowids, however the segments hold them.
     func collect(
         into collector: FTS5RankCollector, segments: Segments = .all,
         rows: ClosedRange<Int64>? = nil
+    ) throws -> Collection? {
+        guard case .shared(let claims) = segments else {
+            return try collectOnce(into: collector, segments: segments, rows: rows)
+        }
+        do {
+            let collection = try collectOnce(into: collector, segments: segments, rows: rows)
+            if collection == nil { claims.abandon() }
+            return collection
+        } catch {
+            claims.abandon()
+            throw error
+        }
+    }
+
+    private func collectOnce(
+        into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>?
     ) throws -> Collection? {
         guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE else { return nil }
         // Several match phrases need the rows of every segment for their IDFs.
@@ -150,10 +168,12 @@ struct DoclistRanking {
             else { return nil }
             var rowids: [ClosedRange<Int64>] = []
             for segment in Self.oldestFirst(read, claimedBy: claims) {
+                // Each segment alone: no row of it may be in one ranked before.
                 guard
                     let decoded = try decode(
                         segment...segment, of: record, structure: structure, keys: keys,
                         reader: reader),
+                    Self.ascends(rowids, then: decoded.rowids),
                     let ranked = rank(decoded, rows: rows, into: collector)
                 else { return nil }
                 rowids += ranked.rowids
@@ -162,6 +182,16 @@ struct DoclistRanking {
         } catch is FTS5FormatError {
             return nil
         }
+    }
+
+    /// Whether every rowid of `next` (nil: none) lies above every one of `spans`, the spans of
+    /// the segments read before it, oldest first: then no row has entries in two of them (a
+    /// row rewritten later, or moved by a merge still under way, has entries in both).
+    private static func ascends(_ spans: [ClosedRange<Int64>], then next: ClosedRange<Int64>?)
+        -> Bool
+    {
+        guard let next, let last = spans.last else { return true }
+        return last.upperBound < next.lowerBound
     }
 
     /// The segments of `read` (newest first, as the structure record lists them) that
@@ -186,9 +216,10 @@ struct DoclistRanking {
     }
 
     /// For a plan of one match phrase of one term driving the walk, its signals each of one
-    /// term, on segments that do not look like single writes': the signals decoded, then the
-    /// match phrase scored as it is decoded (see ``StreamedRowScorer``), its segments oldest
-    /// first.
+    /// term, on segments that do not look like single writes': segment by segment, oldest
+    /// first, the signals decoded, then the match phrase scored as it is decoded (see
+    /// ``StreamedRowScorer``). Out of order when a segment holds a rowid at or below one of a
+    /// segment before it.
     private func stream(
         into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>,
         keys: [PhraseKeys]
@@ -224,10 +255,11 @@ struct DoclistRanking {
                     read.indices.reversed()
                 }
             var rowids: [ClosedRange<Int64>] = []
-            // Segment by segment, its signals decoded first. While the driver's rowids ascend,
-            // a row's entries are all in one segment (a later write of a row leaves a delete
-            // marker of each of its terms, the driver's too, in a newer segment, which would
-            // come out of order), so its signals are in the segment of its driver's entry.
+            // Segment by segment, its signals decoded first: a row's signals are in the segment
+            // of its driver's entry as long as no row has entries in two segments, which the
+            // segments' spans, ascending, make sure of (a row rewritten later leaves delete
+            // markers in a newer segment, and a merge under way moves the entries of some
+            // terms, a signal's among them, into its output segment).
             for segment in oldestFirst {
                 var span: ClosedRange<Int64>?
                 var signals: [DoclistEntries] = []
@@ -239,7 +271,11 @@ struct DoclistRanking {
                 }
                 streaming.startSegment(signals: signals)
                 try reader.appendDoclist(of: driver, in: read[segment], to: streaming)
-                rowids += Self.union(span, streaming.decodedRowids).map { [$0] } ?? []
+                let decoded = Self.union(span, streaming.decodedRowids)
+                guard Self.ascends(rowids, then: decoded) else {
+                    return segments.isAll ? .outOfOrder : .collected(nil)
+                }
+                rowids += decoded.map { [$0] } ?? []
             }
             return .collected(Collection(collector: collector, structure: record, rowids: rowids))
         } catch is FTS5FormatError {

@@ -12,19 +12,24 @@ struct SegmentClaims: Sendable {
     /// The position, oldest first, of the next segment to rank among the `count` of the
     /// structure record read; nil when none is left.
     let next: @Sendable (_ count: Int) -> Int?
+    /// Gives no segment out any more: a connection that cannot rank its share has made the
+    /// whole fail, and the other need not rank the rest.
+    let abandon: @Sendable () -> Void
 
     /// Every segment to whichever connection asks first.
     init() {
         let counter = Counter()
         next = { count in
-            let position = counter.value.add(1, ordering: .relaxed).oldValue
-            return position < count ? position : nil
+            let position = counter.value.wrappingAdd(1, ordering: .relaxed).oldValue
+            return position >= 0 && position < count ? position : nil
         }
+        abandon = { counter.value.store(.min, ordering: .relaxed) }
     }
 
     /// Claims that `next` gives out: to split the segments in a set way (tests).
     init(next: @escaping @Sendable (_ count: Int) -> Int?) {
         self.next = next
+        abandon = {}
     }
 
     private final class Counter: Sendable {
