@@ -60,6 +60,13 @@ struct DoclistRanking {
         }
     }
 
+    /// A reader of the plan's index, its column filter applied; the caller closes it.
+    private func makeReader() -> FTS5SegmentReader {
+        FTS5SegmentReader(
+            database: database, index: plan.index, columnCount: plan.weights.count,
+            matchedColumns: plan.matchedColumns)
+    }
+
     /// Whether no rowid lies in both spans (nil: nothing decoded).
     static func areDisjoint(_ a: ClosedRange<Int64>?, _ b: ClosedRange<Int64>?) -> Bool {
         guard let a, let b else { return true }
@@ -78,9 +85,7 @@ struct DoclistRanking {
     /// so the halves of the segments would not be disjoint). A bulk import's segments are of
     /// one size but its last.
     func splitsByRowid() throws -> Bool {
-        let reader = FTS5SegmentReader(
-            database: database, index: plan.index, columnCount: plan.weights.count,
-            matchedColumns: plan.matchedColumns)
+        let reader = makeReader()
         defer { reader.close() }
         guard
             let structure = try? FTS5Structure(
@@ -159,9 +164,7 @@ struct DoclistRanking {
         claimedBy claims: SegmentClaims, rows: ClosedRange<Int64>, keys: [PhraseKeys],
         into collector: FTS5RankCollector
     ) throws -> Collection? {
-        let reader = FTS5SegmentReader(
-            database: database, index: plan.index, columnCount: plan.weights.count,
-            matchedColumns: plan.matchedColumns)
+        let reader = makeReader()
         defer { reader.close() }
         do {
             guard let (record, structure, read) = try segments(.shared(claims), reader: reader)
@@ -228,9 +231,7 @@ struct DoclistRanking {
             case .one(let driver, isPrefix: false) = keys[0],
             keys.dropFirst().allSatisfy({ if case .one = $0 { true } else { false } })
         else { return .notStreamed }
-        let reader = FTS5SegmentReader(
-            database: database, index: plan.index, columnCount: plan.weights.count,
-            matchedColumns: plan.matchedColumns)
+        let reader = makeReader()
         defer {
             reader.close()
             collector.closeSizeReader()
@@ -330,9 +331,7 @@ struct DoclistRanking {
 
     /// The index's structure record (`%_data` row 10), as ``Collection/structure`` holds it.
     private func structureRecord() throws -> [UInt8]? {
-        let reader = FTS5SegmentReader(
-            database: database, index: plan.index, columnCount: plan.weights.count,
-            matchedColumns: plan.matchedColumns)
+        let reader = makeReader()
         defer { reader.close() }
         return try? reader.record(10)
     }
@@ -367,9 +366,7 @@ struct DoclistRanking {
     }
 
     private func decode(_ segments: Segments, keys: [PhraseKeys]) throws -> Decoded? {
-        let reader = FTS5SegmentReader(
-            database: database, index: plan.index, columnCount: plan.weights.count,
-            matchedColumns: plan.matchedColumns)
+        let reader = makeReader()
         defer { reader.close() }
         do {
             guard let (record, structure, read) = try self.segments(segments, reader: reader)
