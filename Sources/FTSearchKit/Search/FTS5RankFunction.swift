@@ -235,9 +235,12 @@ final class FTS5RankCollector {
         }
         for candidate in other.candidates { admit(candidate) }
         if let theirs = other.bestLeftOut { leaveOut(tier: theirs.tier, value: theirs.value) }
+        // A collector that ranked no row (its connection's share of the segments was none)
+        // takes what the other started with, as if it had started.
         if !isStarted && other.isStarted {
             isStarted = true
             rowCount = other.rowCount
+            averageSize = other.averageSize
             _ = idf.update(fromContentsOf: other.idf)
         }
         if failure == SQLITE_OK { failure = other.failure }

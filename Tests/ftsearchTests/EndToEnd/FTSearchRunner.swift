@@ -65,7 +65,9 @@ final class FTSearchRunner: @unchecked Sendable {
             environment: environment.merging(extra) { $1 }, directory: directory)
     }
 
-    /// Runs `ftsearch arguments...` and returns its standard output, requiring exit code 0.
+    /// Runs `ftsearch arguments...` and returns its standard output, requiring exit code 0 (a
+    /// step that must succeed may ignore the output).
+    @discardableResult
     func output(_ arguments: [String], input: String? = nil) throws -> String {
         let outcome = try run(arguments, input: input)
         guard outcome.exitCode == 0 else {

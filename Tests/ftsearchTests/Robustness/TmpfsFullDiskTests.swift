@@ -63,7 +63,7 @@ struct TmpfsFullDiskTests {
         let handle = try #require(
             FileHandle(forWritingAtPath: filler)
                 ?? {
-                    FileManager.default.createFile(atPath: filler, contents: nil)
+                    _ = FileManager.default.createFile(atPath: filler, contents: nil)
                     return FileHandle(forWritingAtPath: filler)
                 }())
         let chunk = Data(count: 4096)
