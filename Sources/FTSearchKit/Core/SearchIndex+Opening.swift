@@ -122,7 +122,7 @@ extension SearchIndex {
                 return
             }
             if facts.journalMode != "wal" {
-                try database.execute(sql: "PRAGMA journal_mode = WAL")
+                try database.switchToWAL()
             }
             if facts.version < latest {
                 try Schema.migrator.migrate(database) { progress in

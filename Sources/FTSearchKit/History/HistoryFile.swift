@@ -81,9 +81,7 @@ enum HistoryFile {
         }
         if access == .write && !database.isReadOnly {
             try database.execute(sql: "PRAGMA synchronous = NORMAL")
-            if try database.fetchText(sql: "PRAGMA journal_mode") != "wal" {
-                try database.execute(sql: "PRAGMA journal_mode = WAL")
-            }
+            try database.switchToWAL()
             if version < latest {
                 try Schema.historyMigrator.migrate(database)
             }

@@ -11,7 +11,7 @@ enum FailedInputs {
         try? FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
 }

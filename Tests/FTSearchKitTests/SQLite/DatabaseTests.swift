@@ -1,3 +1,4 @@
+import Dispatch
 import CSQLite
 import Testing
 import FTSearchTestSupport
@@ -68,6 +69,45 @@ import FTSearchSQLite
             }
             #expect(runs == expectedRuns)
         }
+    }
+
+    /// Switching a file to WAL mode while another connection holds its write lock (two
+    /// processes opening a new file at once, both switching it) waits for the lock: SQLite
+    /// fails the switch at once with `SQLITE_BUSY`, without the busy handler, since the
+    /// switching statement holds a read lock of its own.
+    @Test(.timeLimit(.minutes(1))) func switchingToWALWaitsForAnotherConnectionsLock() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("new.sqlite")
+        let holder = try Database(path: path)
+        try holder.execute(sql: "CREATE TABLE t(x)")
+        let switching = try Database(path: path, lockWaiting: .atMost(milliseconds: 10_000))
+        // Used on the other thread only between `BEGIN` and the signal.
+        nonisolated(unsafe) let committing = holder
+        /// Holds the write lock for 200 ms from now.
+        func holdTheLockAWhile() throws -> DispatchSemaphore {
+            try holder.execute(sql: "BEGIN IMMEDIATE")
+            let released = DispatchSemaphore(value: 0)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
+                try? committing.execute(sql: "COMMIT")
+                released.signal()
+            }
+            return released
+        }
+        // SQLite's own switch fails though the lock is free 200 ms later.
+        let first = try holdTheLockAWhile()
+        #expect(throws: SQLiteError.self) {
+            _ = try switching.fetchText(sql: "PRAGMA journal_mode = WAL")
+        }
+        first.wait()
+        let second = try holdTheLockAWhile()
+        try switching.switchToWAL()
+        #expect(try switching.fetchText(sql: "PRAGMA journal_mode") == "wal")
+        second.wait()
+        // A file in WAL mode already, or in memory, is left as it is.
+        try switching.switchToWAL()
+        let memory = try Database(path: ":memory:")
+        try memory.switchToWAL()
+        #expect(try memory.fetchText(sql: "PRAGMA journal_mode") == "memory")
     }
 
     @Test func bindsEmptyText() throws {
