@@ -287,6 +287,10 @@ import FTSearchTestSupport
                 // The first import and the last both hold ids 1 to 2,000.
                 #expect(!oldest.isDisjoint(from: newest), "\(text)")
                 #expect(all == nil, "\(text)")
+                // A share that fails abandons the claims: the other connection gets none.
+                let shared = SegmentClaims()
+                #expect(try collection(shared) == nil, "\(text)")
+                #expect(shared.next(.max) == nil, "\(text)")
                 overlapping += 1
             }
         }

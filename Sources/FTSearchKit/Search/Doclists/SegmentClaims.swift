@@ -3,8 +3,8 @@ import Synchronization
 /// Hands an FTS5 index's segments out one at a time, oldest first, to the connections that
 /// rank one search together (see ``DoclistRanking/Segments/shared(_:)``): each connection
 /// asks for the next segment whenever it is done with one, so neither waits long for the
-/// other, whichever has the larger segments or started later (a second thread can take a
-/// tenth of a millisecond to wake).
+/// other, whichever has the larger segments or started later (a thread asleep between
+/// searches wakes late).
 ///
 /// A connection's claims come oldest first, so the rowids of a bulk import's segments ascend
 /// through them as they do through all of them.
