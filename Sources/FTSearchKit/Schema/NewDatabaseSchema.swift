@@ -70,7 +70,5 @@ extension Schema {
         );
         CREATE VIRTUAL TABLE people_vocabulary USING fts5vocab(people_fts, 'row');
         CREATE VIRTUAL TABLE animals_vocabulary USING fts5vocab(animals_fts, 'row');
-        CREATE INDEX people_by_sort_name ON people((last_name || ' ' || first_name) COLLATE NOCASE);
-        CREATE INDEX animals_by_name ON animals(name COLLATE NOCASE);
         """
 }

@@ -8,11 +8,15 @@ import FTSearchSQLite
 /// only the few rows the codes cannot place (see ``SortCodeTable``).
 ///
 /// A code orders as its key does: when one row's code is below another's, its key sorts first
-/// (``code(ofKey:)``); equal codes tell nothing. A code is not a rank, so a write changes only
-/// its own row's. Triggers of their own (beside the index triggers) write the code of each row
-/// inserted or renamed, with the `ftsearch_sort_code` SQL function; imports, which drop them,
-/// write the codes of the records they store (``Pending``); `check` compares every record's
-/// code with its key and `rebuild` makes the table again.
+/// (``code(ofKey:)``); equal codes tell nothing. A record's code is never zero: zero marks an id
+/// with no record (never used, deleted, or moved away), so the table also tells which records
+/// exist, and listing everything in name order reads it alone (see ``everyRecord(in:)``;
+/// migration 13, which dropped the sort-name indexes). A code is not a rank, so a write changes
+/// only its own row's. Triggers of their own (beside the index triggers) write the code of each
+/// row inserted or renamed, with the `ftsearch_sort_code` SQL function, and zero the code of a
+/// row deleted or moved to another id; imports, which drop them, write the codes of the records
+/// they store (``Pending``); `check` compares every record's code with its key and counts the
+/// codes against the records, and `rebuild` makes the table again.
 struct SortCodes {
     let kind: Kind
 
@@ -34,19 +38,21 @@ struct SortCodes {
     static let length = 3
 
     /// The code of a sort key: its first ``length`` bytes with ASCII letters in lower case, up
-    /// to a NUL byte, then zeros, read as a big-endian number.
+    /// to a NUL byte, then zeros, read as a big-endian number; 1 for a key whose bytes give 0
+    /// (an empty key, or one that begins with NUL), since 0 marks an id with no record.
     ///
     /// Why a lower code sorts first: at the first byte where two codes differ, either both keys
     /// have a byte there other than NUL, and NOCASE compares those; or the lower code's key
     /// ends there (it is shorter, and sorts first) or has a NUL there, where NOCASE stops and
-    /// compares NUL with the other key's byte. Every byte before is equal and not NUL.
+    /// compares NUL with the other key's byte. Every byte before is equal and not NUL. No key's
+    /// bytes give 1 (after a NUL come only zeros), and every other key's code is above it.
     static func code(ofKey key: some Sequence<UInt8>) -> UInt32 {
         var code = Code()
         for byte in key {
             guard !code.isWhole else { break }
             code.append(byte)
         }
-        return code.value
+        return max(code.value, 1)
     }
 
     /// The code of a record whose searchable values are `values`, its sort name's columns
@@ -98,14 +104,21 @@ struct SortCodes {
         }
     }
 
-    /// The triggers writing the code of each record inserted or renamed (as migration 12
-    /// created them; dropped and restored by ``BulkWriter`` with the index triggers).
+    /// The triggers writing the code of each record inserted or renamed, and zeroing the code
+    /// of each record deleted or moved to another id (as migrations 12 and 13 created them;
+    /// dropped and restored by ``BulkWriter`` with the index triggers).
     var createTriggersSQL: String {
         let (rows, shift) = (blocks.rowsPerBlock, blocks.blockShift)
-        let offset = "(new.id & \(rows - 1)) * \(Self.length)"
+        func offset(_ row: String) -> String { "(\(row).id & \(rows - 1)) * \(Self.length)" }
+        func update(_ row: String, to code: String) -> String {
+            "UPDATE \(table) SET codes = CAST(substr(codes, 1, \(offset(row))) || \(code) || "
+                + "substr(codes, \(offset(row)) + \(Self.length + 1)) AS BLOB) "
+                + "WHERE block = \(row).id >> \(shift)"
+        }
+        let zero = "X'" + String(repeating: "00", count: Self.length) + "'"
         let write = """
             INSERT INTO \(table)(block, codes) SELECT new.id >> \(shift), zeroblob(\(blocks.blockBytes)) WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE block = new.id >> \(shift));
-                UPDATE \(table) SET codes = CAST(substr(codes, 1, \(offset)) || \(Self.functionName)(\(SortName.sql(of: kind, table: "new"))) || substr(codes, \(offset) + \(Self.length + 1)) AS BLOB) WHERE block = new.id >> \(shift);
+                \(update("new", to: "\(Self.functionName)(\(SortName.sql(of: kind, table: "new")))"));
             """
         let columns = (["id"] + SortName.columns(of: kind)).joined(separator: ", ")
         return """
@@ -113,7 +126,11 @@ struct SortCodes {
                 \(write)
             END;
             CREATE TRIGGER \(kind.tableName)_sort_code_update AFTER UPDATE OF \(columns) ON \(kind.tableName) BEGIN
+                \(update("old", to: zero)) AND old.id <> new.id;
                 \(write)
+            END;
+            CREATE TRIGGER \(kind.tableName)_sort_code_delete AFTER DELETE ON \(kind.tableName) BEGIN
+                \(update("old", to: zero));
             END;
             """
     }
@@ -122,6 +139,7 @@ struct SortCodes {
         """
         DROP TRIGGER \(kind.tableName)_sort_code_insert;
         DROP TRIGGER \(kind.tableName)_sort_code_update;
+        DROP TRIGGER \(kind.tableName)_sort_code_delete;
         """
     }
 
@@ -159,15 +177,27 @@ struct SortCodes {
         try pending.write(in: database)
     }
 
-    /// Whether every record's code is the one its sort key gives.
+    /// Whether every record's code is the one its sort key gives, and no id without a record
+    /// has a code.
     func isConsistent(in database: Database) throws -> Bool {
         let reader = RowBlockReader(database: database, blocks: blocks, keepsBlocks: false)
         var isConsistent = true
+        var records = 0
         try database.makeStatement(sql: codesSQL).forEachRow { row in
             let code = Self.code(ofBytes: row.bytes(at: 1))
             if code == nil || reader.code(ofRow: row.int64(at: 0)) != code { isConsistent = false }
+            records += 1
         }
-        return isConsistent
+        return try isConsistent && everyRecord(in: database).count == records
+    }
+
+    /// Every id that has a code, which is every record's (see ``SortCodes``), with its code,
+    /// in id order: the table read whole, a few milliseconds for a million records.
+    func everyRecord(in database: Database) throws -> RecordCodes {
+        var codes = RecordCodes(rowsPerBlock: blocks.rowsPerBlock)
+        try database.cachedStatement(sql: "SELECT block, codes FROM \(table) ORDER BY block")
+            .forEachRow { row in codes.append(block: row.int64(at: 0), row.bytes(at: 1)) }
+        return codes
     }
 
     /// Codes of records an import stores, kept in memory by block and written when it
@@ -256,5 +286,58 @@ extension RowBlockReader {
     func code(ofRow rowid: Int64) -> UInt32? {
         guard let bytes = bytes(ofRow: rowid) else { return nil }
         return SortCodes.code(ofBytes: UnsafeBufferPointer(start: bytes, count: SortCodes.length))
+    }
+}
+
+/// The codes of every id that has one (see ``SortCodes/everyRecord(in:)``), as the table holds
+/// them: each block's bytes after the last's, in block order.
+struct RecordCodes: Sequence {
+    let rowsPerBlock: Int
+    private var blocks: [Int64] = []
+    private var bytes: [UInt8] = []
+    /// How many ids have a code.
+    private(set) var count = 0
+
+    init(rowsPerBlock: Int) {
+        self.rowsPerBlock = rowsPerBlock
+    }
+
+    /// Adds the codes of block `number` (read as zeros where `codes` is too short).
+    mutating func append(block number: Int64, _ codes: [UInt8]) {
+        let length = rowsPerBlock * SortCodes.length
+        blocks.append(number)
+        bytes += codes.prefix(length)
+        bytes += repeatElement(0, count: Swift.max(0, length - codes.count))
+        let first = (blocks.count - 1) * rowsPerBlock
+        count += (first..<first + rowsPerBlock).count { code(atSlot: $0) != 0 }
+    }
+
+    /// The code at `slot`, counted from the first id of the first block.
+    private func code(atSlot slot: Int) -> UInt32 {
+        let at = slot * SortCodes.length
+        return UInt32(bytes[at]) << 16 | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2])
+    }
+
+    func makeIterator() -> Iterator { Iterator(codes: self) }
+
+    struct Iterator: IteratorProtocol {
+        fileprivate let codes: RecordCodes
+        private var slot = 0
+
+        fileprivate init(codes: RecordCodes) {
+            self.codes = codes
+        }
+
+        mutating func next() -> (rowid: Int64, code: UInt32)? {
+            let slots = codes.blocks.count * codes.rowsPerBlock
+            while slot < slots {
+                defer { slot += 1 }
+                let code = codes.code(atSlot: slot)
+                guard code != 0 else { continue }
+                let (block, row) = slot.quotientAndRemainder(dividingBy: codes.rowsPerBlock)
+                return (codes.blocks[block] &* Int64(codes.rowsPerBlock) &+ Int64(row), code)
+            }
+            return nil
+        }
     }
 }

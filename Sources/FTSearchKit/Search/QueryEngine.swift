@@ -155,7 +155,7 @@ struct QueryEngine {
     /// Runs `request` with the reference plan.
     func referenceSearch(_ request: SearchRequest) throws -> SearchResults {
         try request.validate()
-        if request.listsEverything { return try listEverything(request) }
+        if request.listsEverything { return try listEverything(request, inSQL: true) }
         guard let (plans, empty) = try plans(for: request) else {
             return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
@@ -246,48 +246,52 @@ struct QueryEngine {
             """
     }
 
-    /// Every record, people then animals, each kind by sort name and id: a page is a walk of
-    /// the sort-name index (`people_by_sort_name`, `animals_by_name`) that skips `offset`
-    /// entries without reading their rows (about 30 ns an entry), then reads the page's records
-    /// by id, so a page deep in a million records costs little more than the first.
-    private func listEverything(_ request: SearchRequest) throws -> SearchResults {
-        var total = 0
-        var hits: [SearchHit] = []
-        var records = RecordRows.Readers(database: database)
-        for kind in request.kinds.inOrder {
-            let count = try kind.recordCount(in: database)
-            let skipped = max(0, request.offset - total)
-            let wanted = request.limit.map { $0 - hits.count } ?? -1
-            total += count
-            guard skipped < count, wanted != 0 else { continue }
-            var ids: [Int64] = []
-            try database.cachedStatement(sql: Self.listingSQL(of: kind)).forEachRow([
-                wanted, skipped,
-            ]) { ids.append($0.int64(at: 0)) }
-            for id in ids {
-                // A record deleted since the walk is left out, as a ranked page leaves it.
-                if let record = try records.record(of: kind, id: id) {
-                    hits.append(SearchHit(record: record, score: 0, tier: .unranked))
+    /// Every record, people then animals, each kind by sort name and id. A kind's sort codes
+    /// (see ``SortCodes``) tell which ids have a record and place nearly every one by the first
+    /// three bytes of its name, so a page reads the whole names of only the records whose codes
+    /// tie with its own (see ``SortKeyOrder``: at most the 24,000 `van…` of a million people),
+    /// then its records: a page deep in a million records costs a few times the first.
+    /// `inSQL`, SQLite's ORDER BY sorts every record instead: the reference plan, and the way
+    /// for a kind where a name cannot be read as text.
+    private func listEverything(_ request: SearchRequest, inSQL: Bool = false) throws
+        -> SearchResults
+    {
+        try database.readingOneVersion {
+            var total = 0
+            var hits: [SearchHit] = []
+            var records = RecordRows.Readers(database: database)
+            let order = SortKeyOrder(database: database, helper: helper)
+            for kind in request.kinds.inOrder {
+                let census = inSQL ? nil : try SortCodeCensus(of: kind, in: database)
+                let count = try census?.total ?? kind.recordCount(in: database)
+                let skipped = max(0, request.offset - total)
+                let wanted = min(request.limit.map { $0 - hits.count } ?? .max, count - skipped)
+                total += count
+                guard wanted > 0 else { continue }
+                let page = skipped..<skipped + wanted
+                let ids =
+                    try census?.ids(at: page, in: order)
+                    ?? listed(kind, at: page)
+                for id in ids {
+                    if let record = try records.record(of: kind, id: id) {
+                        hits.append(SearchHit(record: record, score: 0, tier: .unranked))
+                    }
                 }
             }
+            return SearchResults(query: request.text, total: total, hits: hits, tokens: [])
         }
-        return SearchResults(query: request.text, total: total, hits: hits, tokens: [])
     }
 
-    /// The ids of `kind` in listing order, `LIMIT ?1 OFFSET ?2`: the ORDER BY is the sort-name
-    /// index's expression, so SQLite walks that index and skips entries before reading a row.
-    static func listingSQL(of kind: Kind) -> String {
-        "SELECT id FROM \(kind.tableName) ORDER BY (\(SortName.sql(of: kind))) COLLATE NOCASE, id "
-            + "LIMIT ?1 OFFSET ?2"
-    }
-
-    /// ``listingSQL(of:)`` from the first sort name at or after `?3` (NOCASE): a range of the
-    /// sort-name index, walked in its order.
-    static func listingSQL(of kind: Kind, fromName: Bool) -> String {
-        guard fromName else { return listingSQL(of: kind) }
-        let name = "(\(SortName.sql(of: kind))) COLLATE NOCASE"
-        return "SELECT id FROM \(kind.tableName) WHERE \(name) >= ?3 ORDER BY \(name), id "
-            + "LIMIT ?1 OFFSET ?2"
+    /// The ids of `kind` at `positions` of the listing, sorted by SQLite.
+    private func listed(_ kind: Kind, at positions: Range<Int>) throws -> [Int64] {
+        var ids: [Int64] = []
+        try database.cachedStatement(
+            sql: """
+                SELECT id FROM \(kind.tableName) ORDER BY (\(SortName.sql(of: kind))) COLLATE NOCASE, id
+                LIMIT ?1 OFFSET ?2
+                """
+        ).forEachRow([positions.count, positions.lowerBound]) { ids.append($0.int64(at: 0)) }
+        return ids
     }
 
     /// The hits of the rows of `statement`, shaped `kind, id, score, tier, ...`, each record

@@ -82,7 +82,7 @@ struct RankedPage {
         if !rows.isEmpty {
             let window = (start - firstKept)..<(capacity - firstKept)
             let ordered =
-                try orderedBySortKey(rows, window: window)
+                try SortKeyOrder(database: database, helper: helper).rows(at: window, of: rows[...])
                 ?? Array(orderedInSQL(rows, first: window.upperBound).dropFirst(window.lowerBound))
             entries = ordered.map { row in
                 RankedOrder.Entry(
@@ -190,148 +190,7 @@ struct RankedPage {
             changeSequence: 0, parts: parts, entryClasses: entryClasses, lastSortKey: lastSortKey)
     }
 
-    /// The rows at positions `window` of `rows` ordered by group, then sort key (NOCASE), kind
-    /// and id, as the reference plan's ORDER BY does; the sort keys are read by rowid with blob
-    /// handles. Nil when a sort key cannot be read (then the rows are ordered in SQL).
-    ///
-    /// Only the last group can hold rows beyond the window: when the window wants a few of a
-    /// big one that is a good part of its kind (the first page of `a`), they are found by
-    /// walking the sort-name index (see ``firstInIndexes(_:of:keys:)``). Otherwise the rows
-    /// are selected (see ``selectedBySortKey(_:window:)``).
-    private func orderedBySortKey(
-        _ rows: [(group: Int, kind: Kind, rowid: Int64)], window: Range<Int>
-    ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
-        guard let lastGroup = rows.last?.group else { return [] }
-        let whole = rows.prefix { $0.group != lastGroup }
-        let last = rows[whole.endIndex...]
-        let completing = window.upperBound - whole.count
-        var keys = SortKeys(database: database)
-        guard
-            let walked = try firstInIndexes(
-                completing, of: last.map { (kind: $0.kind, rowid: $0.rowid) }, keys: &keys)
-        else { return try selectedBySortKey(rows[...], window: window) }
-        guard var ordered = try selectedBySortKey(whole, window: window) else { return nil }
-        for (position, row) in zip(whole.count..., walked) where window.contains(position) {
-            ordered.append((lastGroup, row.kind, row.rowid))
-        }
-        return ordered
-    }
-
-    /// The rows at positions `window` of `rows` ordered by group, then sort key, kind and id
-    /// (see ``SortKeyTable``): by their sort codes, and by whole keys only where codes tie
-    /// (see ``SortCodeTable/rows(at:orderingRunsBy:)``): most rows of a page differ in their
-    /// first three letters, and a code is a memory read where a key is two b-tree seeks.
-    /// Nil when a key cannot be read.
-    private func selectedBySortKey(
-        _ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, window: Range<Int>
-    ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
-        func byKeys(
-            _ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, at window: Range<Int>
-        )
-            throws -> [(group: Int, kind: Kind, rowid: Int64)]?
-        {
-            try sortKeyTable(of: rows)?.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }
-        }
-        if rows.count > 1, let codes = try SortCodeTable(reading: rows, in: database) {
-            return try codes.rows(
-                at: window,
-                orderingRunsBy: { run, code, wanted in
-                    try runInIndex(wanted, of: run, code: code) ?? byKeys(run[...], at: wanted)
-                })
-        }
-        return try byKeys(rows, at: window)
-    }
-
-    /// The rows at `positions` of the order of `run`, rows of one group whose sort codes are
-    /// all `code`, found by walking their kind's sort-name index from the code's letters (see
-    /// ``SortKeys/firstInIndex(_:of:kind:budget:from:)``), no name read: when the positions
-    /// are few beside the rows (a page inside a group of thousands whose names all begin
-    /// alike: `par` at a million people). Nil when not tried, or when the walk runs out.
-    private func runInIndex(
-        _ positions: Range<Int>, of run: [(group: Int, kind: Kind, rowid: Int64)], code: UInt32
-    ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
-        let letters = SortCodes.bytes(of: code)
-        guard let first = run.first, !letters.contains(0),
-            run.allSatisfy({ $0.kind == first.kind }),
-            SortKeys.picksOut(positions.upperBound, of: run.count)
-        else { return nil }
-        let keys = SortKeys(database: database)
-        guard
-            let walked = try keys.firstInIndex(
-                positions.upperBound, of: run.map(\.rowid), kind: first.kind,
-                budget: 4 * run.count, from: letters)
-        else { return nil }
-        return walked[positions].map { (first.group, first.kind, $0) }
-    }
-
-    /// Groups of equal scores from this many rows on have their sort keys read in two halves
-    /// at once, here and on the helper's connection.
-    var parallelSortKeyMinimum = 256
-
-    /// The sort keys of `rows`, read in rowid order (each blob move then lands near the last);
-    /// from ``parallelSortKeyMinimum`` rows on, their two halves at once, here and on the
-    /// helper's connection (the helper's half read here when the helper fails). Nil when a key
-    /// cannot be read.
-    private func sortKeyTable(of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>)
-        throws -> SortKeyTable?
-    {
-        let visits = rows.sorted { a, b in
-            a.kind != b.kind ? a.kind.rawValue < b.kind.rawValue : a.rowid < b.rowid
-        }
-        func read(_ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, on database: Database)
-            -> SortKeyTable?
-        {
-            var keys = SortKeys(database: database)
-            return SortKeyTable(reading: rows, with: &keys)
-        }
-        guard visits.count >= parallelSortKeyMinimum, let helper = helper() else {
-            return read(visits[...], on: database)
-        }
-        let half = visits.count / 2
-        let (mine, theirs) = try helper.inHalves(database) {
-            read(visits[..<half], on: database)
-        } theirs: { database in
-            read(visits[half...], on: database)
-        }
-        guard var table = mine, let upper = theirs ?? read(visits[half...], on: database) else {
-            return nil
-        }
-        table.append(contentsOf: upper)
-        return table
-    }
-
-    /// The first `count` of `rows` by sort key, found by walking each kind's sort-name index
-    /// (see ``SortKeys/firstInIndex(_:of:kind:budget:)``), then the keys of those rows read:
-    /// when the rows are so many among their kind's that, spread evenly through the order,
-    /// `count` of them would come within as many entries as there are rows. An entry of the
-    /// walk costs about an eighth of a key read, so the walk may go on for four entries a row
-    /// (a group whose keys crowd together late in the order, as one last name's do, runs out
-    /// of them and is then read one key at a time). Nil when it is not tried or ran out.
-    private func firstInIndexes(
-        _ count: Int, of rows: [(kind: Kind, rowid: Int64)], keys: inout SortKeys
-    ) throws -> [(key: [UInt8], kind: Kind, rowid: Int64)]? {
-        guard SortKeys.picksOut(count, of: rows.count) else { return nil }
-        var picked: [(key: [UInt8], kind: Kind, rowid: Int64)] = []
-        for kind in Kind.allCases {
-            let rowids = rows.filter { $0.kind == kind }.map(\.rowid)
-            guard !rowids.isEmpty else { continue }
-            guard let span = try rowidSpan(of: kind) else { return nil }
-            let width: Double = Double(span.highest) - Double(span.lowest) + 1
-            let found = Double(rowids.count)
-            guard Double(count) * width <= found * found,
-                let first = try keys.firstInIndex(
-                    count, of: rowids, kind: kind, budget: 4 * rowids.count)
-            else { return nil }
-            for rowid in first {
-                guard let key = keys.key(of: kind, rowid: rowid) else { return nil }
-                picked.append((key, kind, rowid))
-            }
-        }
-        picked.sort(by: SortKeys.precedes)
-        return Array(picked.prefix(count))
-    }
-
-    /// The `first` of `rows` ordered as ``orderedBySortKey(_:first:)`` orders them, by SQLite.
+    /// The `first` of `rows` ordered as ``SortKeyOrder`` orders them, by SQLite.
     private func orderedInSQL(_ rows: [(group: Int, kind: Kind, rowid: Int64)], first: Int)
         throws -> [(group: Int, kind: Kind, rowid: Int64)]
     {

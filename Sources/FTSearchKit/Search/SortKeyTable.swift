@@ -139,14 +139,19 @@ struct SortCodeTable {
         return order
     }
 
+    /// Records of `kind` with their codes, in one group.
+    init(_ records: [(rowid: Int64, code: UInt32)], of kind: Kind) {
+        rows = records.map { Row(group: 0, code: $0.code, kind: kind, rowid: $0.rowid) }
+    }
+
     /// The rows at `positions` of the order, in order: sorted by (group, code), and where
     /// rows share both (a run), in the order `orderRun` gives them (by whole key, kind and
-    /// id). It is handed each run that reaches into the positions, whole, with its code and the
-    /// positions of its order it must give. Nil when `orderRun` gives nil.
+    /// id). It is handed each run that reaches into the positions, whole, with the positions
+    /// of its order it must give. Nil when `orderRun` gives nil.
     func rows(
         at positions: Range<Int>,
         orderingRunsBy orderRun: (
-            _ run: [(group: Int, kind: Kind, rowid: Int64)], _ code: UInt32, _ wanted: Range<Int>
+            _ run: [(group: Int, kind: Kind, rowid: Int64)], _ wanted: Range<Int>
         ) throws -> [(group: Int, kind: Kind, rowid: Int64)]?
     ) rethrows -> [(group: Int, kind: Kind, rowid: Int64)]? {
         let window = positions.clamped(to: 0..<rows.count)
@@ -166,8 +171,7 @@ struct SortCodeTable {
                     (max(start, local.lowerBound) - start)..<(min(end, local.upperBound) - start)
                 guard
                     let ordered = try orderRun(
-                        candidates[start..<end].map { ($0.group, $0.kind, $0.rowid) },
-                        candidates[start].code, wanted)
+                        candidates[start..<end].map { ($0.group, $0.kind, $0.rowid) }, wanted)
                 else { return nil }
                 for (slot, row) in zip(
                     start + wanted.lowerBound..<start + wanted.upperBound, ordered)

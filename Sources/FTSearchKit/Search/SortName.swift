@@ -4,10 +4,9 @@ import FTSearchSQLite
 /// last name then first name (`last_name || ' ' || first_name`), animals by name, compared as
 /// SQLite's NOCASE collation compares text.
 ///
-/// The one definition of it: the SQL of every plan uses ``sql(of:table:)``, the fast plan's
-/// comparator reads ``columns(of:)`` and compares with ``compare(_:_:)``, and the indexes that
-/// serve listing (`people_by_sort_name`, `animals_by_name`, frozen in the migrations) are on
-/// the same expression — `SortNameTests` holds them equal.
+/// The one definition of it: the SQL of every plan uses ``sql(of:table:)``, and the fast
+/// plans' comparator reads ``columns(of:)`` and compares with ``compare(_:_:)`` (after the
+/// ``SortCodes``, which order as it does) — `SortNameTests` holds them equal.
 enum SortName {
     /// The columns of the sort name, in order; a space joins them.
     static func columns(of kind: Kind) -> [String] {
@@ -93,48 +92,6 @@ struct SortKeys {
         }
         readers[kind] = columns
         return columns
-    }
-
-    /// The first `count` of `rowids` (records of `kind`, in any order) in the order of their
-    /// kind's sort-name index, which within a kind is ``precedes(_:_:)``'s: the index walked
-    /// from its start (``QueryEngine/listingSQL(of:)``), or from the first name at or after
-    /// `prefix` when every one of `rowids` has a name that begins with it, each entry's id
-    /// looked up among `rowids`, no record read. Nil when they are not all met within its
-    /// first `budget` entries, or their ids span more than 2^26.
-    func firstInIndex(
-        _ count: Int, of rowids: [Int64], kind: Kind, budget: Int, from prefix: [UInt8] = []
-    ) throws -> [Int64]? {
-        guard let lowest = rowids.min(), let highest = rowids.max() else { return [] }
-        let (span, overflow) = highest.subtractingReportingOverflow(lowest)
-        guard !overflow, span < 1 << 26 else { return nil }
-        // One bit per id from the lowest to the highest.
-        var members = [UInt64](repeating: 0, count: Int(span >> 6) + 1)
-        for rowid in rowids {
-            let bit = Int(rowid - lowest)
-            members[bit >> 6] |= 1 << (bit & 63)
-        }
-        let wanted = min(count, rowids.count)
-        var found: [Int64] = []
-        found.reserveCapacity(wanted)
-        let walk = try database.cachedStatement(
-            sql: QueryEngine.listingSQL(of: kind, fromName: !prefix.isEmpty))
-        try walk.bind([budget, 0])
-        if !prefix.isEmpty { try walk.bind(utf8: prefix, at: 3) }
-        defer { walk.reset() }
-        while found.count < wanted, try walk.step() {
-            let id = walk.int64(at: 0)
-            guard id >= lowest, id <= highest else { continue }
-            let bit = Int(id - lowest)
-            if members[bit >> 6] & (1 << (bit & 63)) != 0 { found.append(id) }
-        }
-        return found.count == wanted ? found : nil
-    }
-
-    /// Whether the first `count` of `rows` rows are few enough to look for in the sort-name
-    /// index (see ``firstInIndex(_:of:kind:budget:)``) rather than to select them: at most a
-    /// thousand, and fewer than a quarter of the rows.
-    static func picksOut(_ count: Int, of rows: Int) -> Bool {
-        count > 0 && count <= 1_000 && count * 4 < rows
     }
 
     /// Whether `a` comes before `b` among results of one (tier, score): by sort key (NOCASE),

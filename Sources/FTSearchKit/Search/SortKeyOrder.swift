@@ -1,0 +1,74 @@
+import FTSearchSQLite
+
+/// Rows put in the reference plan's order where their scores tie, and everything is listed:
+/// by group (of equal scores, best first), then sort key (NOCASE, see ``SortName``), kind and
+/// id. Only the rows at the positions wanted are placed: by their sort codes (see
+/// ``SortCodeTable``), a memory read a row, and by whole keys only where codes tie, so that a
+/// page deep inside a million names reads the keys of the few hundred whose first three
+/// letters it ends among, not a million.
+struct SortKeyOrder {
+    let database: Database
+    /// A second connection that reads half of many keys (see ``sortKeyTable(of:)``).
+    var helper: () -> RankingHelper? = { nil }
+
+    /// Groups of equal scores from this many rows on have their sort keys read in two halves
+    /// at once, here and on the helper's connection.
+    var parallelSortKeyMinimum = 256
+
+    /// The rows at positions `window` of `rows` in this order. Nil when a sort key cannot be
+    /// read (the caller then orders the rows in SQL).
+    func rows(
+        at window: Range<Int>, of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>
+    ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
+        if rows.count > 1, let codes = try SortCodeTable(reading: rows, in: database) {
+            return try self.rows(at: window, of: codes)
+        }
+        return try byKeys(rows, at: window)
+    }
+
+    /// The rows at positions `window` of the rows of `codes`, in this order.
+    func rows(at window: Range<Int>, of codes: SortCodeTable) throws
+        -> [(group: Int, kind: Kind, rowid: Int64)]?
+    {
+        try codes.rows(at: window) { run, wanted in try byKeys(run[...], at: wanted) }
+    }
+
+    /// The rows at positions `window` of `rows`, every key read.
+    private func byKeys(
+        _ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, at window: Range<Int>
+    ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
+        try sortKeyTable(of: rows)?.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }
+    }
+
+    /// The sort keys of `rows`, read in rowid order (each blob move then lands near the last);
+    /// from ``parallelSortKeyMinimum`` rows on, their two halves at once, here and on the
+    /// helper's connection (the helper's half read here when the helper fails). Nil when a key
+    /// cannot be read.
+    private func sortKeyTable(of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>)
+        throws -> SortKeyTable?
+    {
+        let visits = rows.sorted { a, b in
+            a.kind != b.kind ? a.kind.rawValue < b.kind.rawValue : a.rowid < b.rowid
+        }
+        func read(_ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, on database: Database)
+            -> SortKeyTable?
+        {
+            var keys = SortKeys(database: database)
+            return SortKeyTable(reading: rows, with: &keys)
+        }
+        guard visits.count >= parallelSortKeyMinimum, let helper = helper() else {
+            return read(visits[...], on: database)
+        }
+        let half = visits.count / 2
+        let (mine, theirs) = try helper.inHalves(database) {
+            read(visits[..<half], on: database)
+        } theirs: { database in
+            read(visits[half...], on: database)
+        }
+        guard var table = mine, let upper = theirs ?? read(visits[half...], on: database) else {
+            return nil
+        }
+        table.append(contentsOf: upper)
+        return table
+    }
+}
