@@ -13,12 +13,13 @@ struct SortCodeCensus {
 
     /// Every record of `kind` in `database`, read from its sort codes.
     init(of kind: Kind, in database: Database) throws {
-        self.kind = kind
-        codes = try SortCodes(of: kind).everyRecord(in: database)
-        var below = [Int](repeating: 0, count: (1 << 16) + 1)
-        for record in codes { below[Int(record.code >> 8) + 1] += 1 }
-        for prefix in below.indices.dropFirst() { below[prefix] += below[prefix - 1] }
-        self.below = below
+        let codes = try SortCodes(of: kind).everyRecord(in: database)
+        var counts = [Int](repeating: 0, count: (1 << 16) + 1)
+        counts.withUnsafeMutableBufferPointer { counts in
+            codes.forEach { _, code in counts[Int(code >> 8) + 1] += 1 }
+        }
+        for prefix in counts.indices.dropFirst() { counts[prefix] += counts[prefix - 1] }
+        (self.kind, self.codes, below) = (kind, codes, counts)
     }
 
     /// How many records there are.
@@ -30,8 +31,8 @@ struct SortCodeCensus {
         guard !positions.isEmpty else { return [] }
         let (first, last) = (prefix(at: positions.lowerBound), prefix(at: positions.upperBound - 1))
         var candidates: [(rowid: Int64, code: UInt32)] = []
-        for record in codes where (first...last).contains(Int(record.code >> 8)) {
-            candidates.append(record)
+        codes.forEach { rowid, code in
+            if (first...last).contains(Int(code >> 8)) { candidates.append((rowid, code)) }
         }
         let before = below[first]
         let table = SortCodeTable(candidates, of: kind)
