@@ -5,8 +5,9 @@
 ///
 /// The table is `(block INTEGER PRIMARY KEY, <column> BLOB NOT NULL)`: block `id >> blockShift`
 /// holds `rowsPerBlock` rows, row `id` at byte `(id & (rowsPerBlock - 1)) * bytesPerRow`. A block
-/// fits one 4 KiB database page (2,048 bytes), or two share one (1,536). Bytes of rows that do
-/// not exist mean nothing.
+/// fits one 4 KiB database page (2,048 bytes), or two share one (1,536). A row size where no
+/// row is means nothing; a sort code there is zero, and tells that no record is (see
+/// ``SortCodes``).
 struct RowBlocks: Sendable, Equatable {
     let table: String
     let column: String

@@ -504,7 +504,8 @@ enum Schema {
             // without them. Listing everything needs to know which ids have a record, so a code
             // is now zero exactly where there is none: deleting a record, or moving it to
             // another id, zeroes its code, and `ftsearch_sort_code` gives an empty name 1
-            // instead of 0. The codes are filled again as migration 12 filled them.
+            // instead of 0 (and a name stored as a blob the highest code). The codes are
+            // filled again as migration 12 filled them, with the function as it now is.
             try database.execute(
                 sql: """
                     DROP INDEX people_by_sort_name;

@@ -85,18 +85,30 @@ struct SortCodes {
     /// text as ``length`` bytes (see ``bytes(of:)``).
     static let functionName = "ftsearch_sort_code"
 
+    /// The code of a sort name that is not text (an animal's name another program wrote as a
+    /// blob), which SQLite sorts after every text: the highest, which only a text beginning
+    /// with three 0xFF bytes shares (equal codes tell nothing).
+    static let ofNonText: UInt32 = 0xFF_FFFF
+
     /// Registers ``functionName`` on `database` (deterministic and innocuous, so that triggers
     /// may call it).
+    ///
+    /// Migrations 12 and 13 fill the codes with it, so a change to what it gives is a change
+    /// those migrations ship only with a later migration that fills the codes again, as 13 did
+    /// when an empty name's code became 1 and a blob's ``ofNonText``.
     static func registerFunction(on database: Database) throws(SQLiteError) {
         let result = sqlite3_create_function_v2(
             database.handle, functionName, 1,
             SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil,
             { context, _, values in
                 guard let context, let value = values?[0] else { return }
-                let count = Int(sqlite3_value_bytes(value))
+                // Asked before the text is read, which makes the value text.
+                let isBlob = sqlite3_value_type(value) == SQLITE_BLOB
                 let text = sqlite3_value_text(value)
+                let count = Int(sqlite3_value_bytes(value))
                 let key = UnsafeBufferPointer(start: text, count: text == nil ? 0 : count)
-                let code = SortCodes.bytes(of: SortCodes.code(ofKey: key))
+                let code = SortCodes.bytes(
+                    of: isBlob ? SortCodes.ofNonText : SortCodes.code(ofKey: key))
                 sqlite3_result_blob(context, code, Int32(code.count), csqlite_transient())
             }, nil, nil, nil)
         guard result == SQLITE_OK else {
@@ -180,15 +192,20 @@ struct SortCodes {
     /// Whether every record's code is the one its sort key gives, and no id without a record
     /// has a code.
     func isConsistent(in database: Database) throws -> Bool {
-        let reader = RowBlockReader(database: database, blocks: blocks, keepsBlocks: false)
-        var isConsistent = true
-        var records = 0
-        try database.makeStatement(sql: codesSQL).forEachRow { row in
-            let code = Self.code(ofBytes: row.bytes(at: 1))
-            if code == nil || reader.code(ofRow: row.int64(at: 0)) != code { isConsistent = false }
-            records += 1
+        try database.readingOneVersion {
+            let reader = RowBlockReader(database: database, blocks: blocks, keepsBlocks: false)
+            defer { reader.close() }
+            var isConsistent = true
+            var records = 0
+            try database.makeStatement(sql: codesSQL).forEachRow { row in
+                let code = Self.code(ofBytes: row.bytes(at: 1))
+                if code == nil || reader.code(ofRow: row.int64(at: 0)) != code {
+                    isConsistent = false
+                }
+                records += 1
+            }
+            return try isConsistent && everyRecord(in: database).count == records
         }
-        return try isConsistent && everyRecord(in: database).count == records
     }
 
     /// Every id that has a code, which is every record's (see ``SortCodes``), with its code,

@@ -42,17 +42,18 @@ struct SortKeyOrder {
 
     /// The sort keys of `rows`, read in rowid order (each blob move then lands near the last);
     /// from ``parallelSortKeyMinimum`` rows on, their two halves at once, here and on the
-    /// helper's connection (the helper's half read here when the helper fails). Nil when a key
-    /// cannot be read.
+    /// helper's connection, which reads its half in one read transaction and only when that
+    /// reads the version of the names read here (else, or when the helper fails, that half is
+    /// read here too). Nil when a key cannot be read.
     private func sortKeyTable(of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>)
         throws -> SortKeyTable?
     {
         let visits = rows.sorted { a, b in
             a.kind != b.kind ? a.kind.rawValue < b.kind.rawValue : a.rowid < b.rowid
         }
-        func read(_ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, on database: Database)
-            -> SortKeyTable?
-        {
+        @Sendable func read(
+            _ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, on database: Database
+        ) -> SortKeyTable? {
             var keys = SortKeys(database: database)
             return SortKeyTable(reading: rows, with: &keys)
         }
@@ -60,15 +61,26 @@ struct SortKeyOrder {
             return read(visits[...], on: database)
         }
         let half = visits.count / 2
+        let kinds = Kind.allCases.filter { kind in visits.contains { $0.kind == kind } }
+        let version = try Self.version(of: kinds, in: database)
         let (mine, theirs) = try helper.inHalves(database) {
             read(visits[..<half], on: database)
         } theirs: { database in
-            read(visits[half...], on: database)
+            try database.readingOneVersion {
+                try Self.version(of: kinds, in: database) == version
+                    ? read(visits[half...], on: database) : nil
+            }
         }
         guard var table = mine, let upper = theirs ?? read(visits[half...], on: database) else {
             return nil
         }
         table.append(contentsOf: upper)
         return table
+    }
+
+    /// Which version of the sort names of `kinds` `database` reads: their word indexes'
+    /// structure records, which every write to a sort name changes (it writes the index).
+    private static func version(of kinds: [Kind], in database: Database) throws -> [[UInt8]] {
+        try kinds.map { try IndexStructure.record(ofIndexNamed: $0.indexName, in: database) }
     }
 }

@@ -210,6 +210,8 @@ import Testing
         }
         try database.execute(
             sql: "INSERT INTO animals(id, name, created_at, updated_at) VALUES (5, '', 0, 0)")
+        // As version 12 wrote it: an empty name's code was 0.
+        try database.execute(sql: "UPDATE animals_sort_codes SET codes = zeroblob(1536)")
         try database.execute(sql: "DELETE FROM people WHERE id IN (2, 600)")
         let (people, animals) = (SortCodes(of: .people), SortCodes(of: .animals))
         func records(_ codes: SortCodes) throws -> [(rowid: Int64, code: UInt32)] {

@@ -107,4 +107,49 @@ import FTSearchSQLite
         #expect(results.hits.first?.record.kind == .people)
         #expect(results.hits.last?.record.kind == .animals)
     }
+
+    /// A listing page inside a run of thousands of equal codes reads half of the run's names
+    /// on the helper's connection: only in the version of the names the listing reads. Here
+    /// another connection reverses every name (each code stays `rex`) after the listing's
+    /// transaction began; the helper's half, newer, is read again here.
+    @Test func aListingReadsOneVersionOfTheNamesOnBothConnections() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        let count = 4000
+        func name(_ number: Int) -> String {
+            "Rex " + String(repeating: "0", count: 4 - String(number).count) + String(number)
+        }
+        try index.importAnimals((0..<count).map(name))
+        let writer = try SearchIndex.openAdditionalConnection(path: index.path)
+        let helper = try #require(index.openRankingHelper)
+        try helper.start { _ in }.wait()
+        let engine = try index.queryEngine(helper: { helper })
+        let request = SearchRequest(text: "", kinds: .animals, limit: 6)
+        try index.database.execute(sql: "BEGIN")
+        defer { try? index.database.execute(sql: "COMMIT") }
+        #expect(try index.database.fetchInt(sql: "SELECT count(*) FROM animals") == count)
+        try writer.execute(
+            sql: "UPDATE animals SET name = 'Rex ' || printf('%04d', \(count) - id)")
+        let reference = try engine.referenceSearch(request)
+        #expect(reference.hits.map(\.record.id) == [1, 2, 3, 4, 5, 6])
+        for _ in 0..<3 {
+            #expect(try engine.search(request) == reference)
+        }
+    }
+
+    /// An animal whose name another program stored as a blob, which SQLite lists after every
+    /// name that is text: so does its sort code (``SortCodes/ofNonText``).
+    @Test func aNameStoredAsABlobIsListedLast() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        try index.importAnimals(["Bob", "Cat", "Rex"])
+        try index.database.execute(
+            sql: "INSERT INTO animals(name, created_at, updated_at) VALUES (X'616161', 0, 0)")
+        let request = SearchRequest(text: "", kinds: .animals, limit: 10)
+        let reference = try index.referenceSearch(request)
+        #expect(reference.hits.map(\.record.id) == [1, 2, 3, 4])
+        let fast = try index.search(request)
+        #expect(fast == reference, "\(fast) vs \(reference)")
+        #expect(try index.check().isEmpty)
+    }
 }
