@@ -184,7 +184,6 @@ final class BulkWriter {
         try noteAssignedID()
         if let code = pendingCodes.code(ofRow: id) {
             pendingCodes.set(code, ofRow: database.lastInsertedRowID)
-            pendingCodes.set(0, ofRow: id)  // no record there now, unless one comes
         }
         onMove(id, database.lastInsertedRowID)
     }

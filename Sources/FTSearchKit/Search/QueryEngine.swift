@@ -250,7 +250,7 @@ struct QueryEngine {
     /// (see ``SortCodes``) tell which ids have a record and place nearly every one by the first
     /// three bytes of its name, so a page reads the whole names of only the records whose codes
     /// tie with its own (see ``SortKeyOrder``: at most the 24,000 `van…` of a million people),
-    /// then its records: a page deep in a million records costs a few times the first.
+    /// then its records: no page reads more names than its own run of equal codes holds.
     /// `inSQL`, SQLite's ORDER BY sorts every record instead: the reference plan, and the way
     /// for a kind where a name cannot be read as text.
     private func listEverything(_ request: SearchRequest, inSQL: Bool = false) throws

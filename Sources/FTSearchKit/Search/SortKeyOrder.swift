@@ -4,8 +4,8 @@ import FTSearchSQLite
 /// by group (of equal scores, best first), then sort key (NOCASE, see ``SortName``), kind and
 /// id. Only the rows at the positions wanted are placed: by their sort codes (see
 /// ``SortCodeTable``), a memory read a row, and by whole keys only where codes tie, so that a
-/// page deep inside a million names reads the keys of the few hundred whose first three
-/// letters it ends among, not a million.
+/// page reads the keys of only the rows whose first three letters are those of its edges,
+/// not every row.
 struct SortKeyOrder {
     let database: Database
     /// A second connection that reads half of many keys (see ``sortKeyTable(of:)``).
@@ -13,7 +13,7 @@ struct SortKeyOrder {
 
     /// Groups of equal scores from this many rows on have their sort keys read in two halves
     /// at once, here and on the helper's connection.
-    var parallelSortKeyMinimum = 256
+    static let parallelSortKeyMinimum = 256
 
     /// The rows at positions `window` of `rows` in this order. Nil when a sort key cannot be
     /// read (the caller then orders the rows in SQL).
@@ -57,7 +57,7 @@ struct SortKeyOrder {
             var keys = SortKeys(database: database)
             return SortKeyTable(reading: rows, with: &keys)
         }
-        guard visits.count >= parallelSortKeyMinimum, let helper = helper() else {
+        guard visits.count >= Self.parallelSortKeyMinimum, let helper = helper() else {
             return read(visits[...], on: database)
         }
         let half = visits.count / 2

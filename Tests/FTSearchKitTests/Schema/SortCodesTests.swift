@@ -226,7 +226,10 @@ import Testing
         #expect(try records(people).map(\.rowid) == [1])
         let animal = try records(animals)
         #expect(animal.map(\.rowid) == [5] && animal.map(\.code) == [1])
-        try database.execute(sql: "DELETE FROM people WHERE id = 1")
+        // An id changed in SQL moves the code; a delete zeroes it.
+        try database.execute(sql: "UPDATE people SET id = 700 WHERE id = 1")
+        #expect(try records(people).map(\.rowid) == [700])
+        try database.execute(sql: "DELETE FROM people WHERE id = 700")
         #expect(try records(people).isEmpty)
     }
 
