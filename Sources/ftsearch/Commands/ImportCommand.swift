@@ -59,15 +59,14 @@ struct ImportCommand: ContextualCommand {
     }
 
     func run(in context: CommandContext) throws {
-        let sources = try ImportSource.open(files, format: format)
-        let index = try global.openIndex(in: context, mode: .createIfMissing)
         var progress = ProgressLine(
             output: context.standardError,
             isEnabled: !quiet && context.isStandardErrorTerminal)
         let started = ContinuousClock.now
-        let summary = try index.importRecords(
-            from: sources,
+        let summary = try SearchIndex.importFiles(
+            files, format: format, intoDatabaseAt: global.databasePath(in: context),
             options: ImportOptions(kind: kind, replace: replace, skipInvalid: skipInvalid),
+            clock: try context.clock(), lockWaiting: global.lockWaiting(in: context),
             onSkip: { problem in
                 progress.clear()
                 context.standardError.print("warning: \(problem) (skipped)")

@@ -24,6 +24,12 @@ struct GlobalOptions: ParsableArguments {
         DatabaseLocation.resolve(explicitPath: db, environment: context.environment)
     }
 
+    /// How a change waits while another process writes: saying after a second what it waits
+    /// for, or with `--no-wait` not at all.
+    func lockWaiting(in context: CommandContext) -> LockWaiting {
+        noWait ? .failAtOnce : context.waitingWithNotice()
+    }
+
     /// Opens the database; `mode` says whether a missing file is created. A migration that
     /// re-indexes every record shows the import's progress line on a terminal. A change waits
     /// while another process writes, saying after a second what it waits for, or with
@@ -37,7 +43,7 @@ struct GlobalOptions: ParsableArguments {
         let path = databasePath(in: context)
         return try SearchIndex(
             path: path, mode: mode, clock: try context.clock(),
-            lockWaiting: noWait ? .failAtOnce : context.waitingWithNotice(),
+            lockWaiting: lockWaiting(in: context),
             onMigrationProgress: { progress.show($0) })
     }
 }

@@ -140,7 +140,8 @@ import Testing
             "import", "--skip-invalid", fixture("people.csv"), fixture("broken/truncated.json"),
         ])
         #expect(outcome.exitCode == 65)
-        #expect(try ftsearch.output(["stats", "--format", "json"]).contains("\"people\":0"))
+        // It was the first import: the database it was building is not there at all.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ftsearch.directory).isEmpty)
     }
 
     @Test func missingFileIsExit66AndCreatesNothing() throws {
