@@ -95,28 +95,41 @@ import Testing
 
     /// Beside the first import into an empty database (once done with a rollback journal, whose
     /// exclusive lock made every reader wait 10 s and fail), searches answer at once with the
-    /// state before the import: nothing.
-    @Test func searchesBesideTheFirstImportAnswerAtOnce() throws {
+    /// state before the import: nothing. Beside the first import into a database that does not
+    /// exist yet (built beside its path, then moved there whole), they answer at once that
+    /// there is no database, until all of it is there.
+    @Test(arguments: [true, false])
+    func searchesBesideTheFirstImportAnswerAtOnce(databaseExists: Bool) throws {
         let ftsearch = try FTSearchRunner()
-        let empty = ftsearch.directory + "/empty.ndjson"
-        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
-        try ftsearch.output(["import", "--kind", "people", empty])
+        if databaseExists {
+            let empty = ftsearch.directory + "/empty.ndjson"
+            #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+            try ftsearch.output(["import", "--kind", "people", empty])
+        }
         let file = try ftsearch.writePeople(100_000, to: "large.ndjson")
         let importer = try ftsearch.start(["import", "--quiet", file])
         usleep(300_000)
-        var answers: [(Int32, String, Duration)] = []
+        var answers: [(FTSearchRunner.Outcome, Duration)] = []
         while importer.isRunning && answers.count < 20 {
             let start = ContinuousClock.now
             let outcome = try ftsearch.run(["query", "bulk1", "--count", "--no-history"])
-            answers.append((outcome.exitCode, outcome.standardOutput, ContinuousClock.now - start))
+            answers.append((outcome, ContinuousClock.now - start))
         }
         importer.waitUntilExit()
         #expect(importer.terminationStatus == 0)
         #expect(!answers.isEmpty, "the import ended before a search could run beside it")
-        for (code, output, elapsed) in answers {
-            #expect(code == 0)
-            #expect(["0\n", "11111\n"].contains(output), "\(output)")
+        let before =
+            databaseExists
+            ? (exitCode: Int32(0), output: "0\n")
+            : (exitCode: Int32(66), output: "")
+        for (outcome, elapsed) in answers {
+            let answer = (exitCode: outcome.exitCode, output: outcome.standardOutput)
+            #expect(
+                answer == before || answer == (0, "11111\n"), "\(outcome.summary)")
             #expect(elapsed < .seconds(2), "a search beside the first import took \(elapsed)")
+        }
+        if !databaseExists {
+            #expect(answers.contains { $0.0.exitCode == 66 }, "no search ran beside the build")
         }
     }
 }
