@@ -39,6 +39,13 @@ struct DelimitedTextReader<Dialect: DelimitedDialect>: RecordReader {
     ///
     /// - Returns: The next record, or `nil` at the end of the input.
     /// - Throws: ``RecordSyntaxError`` for a malformed record or header.
+    ///
+    /// An import calls it through `any RecordReader`, whose witness for a generic type runs the
+    /// unspecialized code, looking up type metadata for every record; these attributes give
+    /// it a compiled copy per dialect, chosen at its entry (the runtime's metadata lookups
+    /// took 2.6% of a 100,000-row CSV import's samples, 1.2% since).
+    @_specialize(where Dialect == CSVDialect)
+    @_specialize(where Dialect == TSVDialect)
     mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
         if let failure { throw failure }
         do throws(RecordSyntaxError) {
