@@ -86,6 +86,10 @@ struct NewDatabaseBuild {
                     PRAGMA foreign_keys = ON
                     """)
             try SearchIndex.configure(database)
+            // Not mapped: out of WAL mode, the pages the import reads back (FTS5 merging its
+            // segments) would be read through the mapping, and the whole file would count in
+            // the process's memory.
+            try database.execute(sql: "PRAGMA mmap_size = 0")
             try Schema.migrator.migrate(database) { _ in }
         } catch {
             return nil
