@@ -18,8 +18,10 @@ import FTSearchSQLite
 /// meanwhile. Until then other processes find no database there, as before the import began;
 /// after it, all of it.
 ///
-/// A build that fails, or is interrupted, leaves no database at the path. The staging file of
-/// a process that died is removed by the next build beside the same path.
+/// A build that fails, or is interrupted, leaves no database at the path. Interrupted by
+/// SIGINT, SIGTERM or SIGHUP it removes its staging file as the process ends (see
+/// ``InterruptionCleanup``); the staging file of a process killed otherwise is removed by the
+/// next build beside the same path.
 struct NewDatabaseBuild {
     /// The path the database will have.
     let path: String
@@ -57,6 +59,8 @@ struct NewDatabaseBuild {
         importing importRecords: (SearchIndex) throws -> ImportSummary
     ) throws -> Outcome {
         removeStagingFilesOfEndedProcesses()
+        let interruption = InterruptionCleanup(removing: stagingFiles)
+        defer { interruption.end() }
         do {
             guard let summary = try build(clock: clock, importing: importRecords) else {
                 discard()
@@ -117,7 +121,12 @@ struct NewDatabaseBuild {
 
     /// Removes the staging file and whatever SQLite kept beside it.
     func discard() {
-        for suffix in [""] + Self.companionSuffixes { unlink(stagingPath + suffix) }
+        for file in stagingFiles { unlink(file) }
+    }
+
+    /// The staging file and the files SQLite may keep beside it.
+    private var stagingFiles: [String] {
+        ([""] + Self.companionSuffixes).map { stagingPath + $0 }
     }
 
     // MARK: - Files
@@ -174,4 +183,53 @@ struct NewDatabaseBuild {
             unlink(folder + "/" + name)
         }
     }
+}
+
+/// Files removed when the process is interrupted while a ``NewDatabaseBuild`` runs.
+///
+/// While it lasts, SIGINT, SIGTERM and SIGHUP (those whose action is still the default, which
+/// ends the process) first remove the files, then end the process by the signal as before; at
+/// its ``end()`` the actions are restored. A SIGKILL leaves them, for the next build beside
+/// the same path.
+private final class InterruptionCleanup {
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
+    private var previousActions: [(Int32, sigaction)] = []
+
+    init(removing paths: [String]) {
+        #if canImport(Glibc)
+            interruptedBuildFiles = paths.map { strdup($0) }
+            for signal in Self.signals {
+                var previous = sigaction()
+                sigaction(signal, nil, &previous)
+                // Only a signal that would end the process: its handler is SIG_DFL (nil).
+                guard previous.__sigaction_handler.sa_handler == nil else { continue }
+                var action = sigaction()
+                action.__sigaction_handler.sa_handler = removeFilesAndEnd
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = Int32(bitPattern: SA_RESETHAND)
+                sigaction(signal, &action, nil)
+                previousActions.append((signal, previous))
+            }
+        #endif
+    }
+
+    /// Restores the signals' actions and forgets the files.
+    func end() {
+        for (signal, var previous) in previousActions { sigaction(signal, &previous, nil) }
+        previousActions = []
+        let files = interruptedBuildFiles
+        interruptedBuildFiles = []
+        for file in files { free(file) }
+    }
+}
+
+/// The files ``InterruptionCleanup`` removes: C strings, so that the handler allocates nothing.
+nonisolated(unsafe) private var interruptedBuildFiles: [UnsafeMutablePointer<CChar>?] = []
+
+/// Removes the files, then ends the process by `signal` (its action was reset to the default).
+private func removeFilesAndEnd(_ signal: Int32) {
+    interruptedBuildFiles.withUnsafeBufferPointer { files in
+        for case let file? in files { unlink(file) }
+    }
+    raise(signal)
 }

@@ -95,4 +95,38 @@ import Testing
             "CrashSafetyTests: \(killedMidway) of \(Self.killCount) kills landed mid-import of \(n) records"
         )
     }
+
+    /// Interrupted while it builds a new database beside its path (Ctrl-C, a `kill`, a closed
+    /// terminal), the first import removes what it built and ends by the signal, as before.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func anInterruptedFirstImportLeavesNoFile(signal: Int32) throws {
+        let ftsearch = try FTSearchRunner()
+        let file = try ftsearch.writePeople(100_000, to: "large.ndjson")
+        // The test's threads block these signals, and a child inherits the mask of the thread
+        // that starts it: as from a shell, the import starts with them unblocked.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, signal)
+        var mask = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &signals, &mask)
+        let process = try ftsearch.start(["import", "--quiet", file])
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
+        // Until the build has begun: its file is there.
+        let deadline = Date().addingTimeInterval(10)
+        func isBuilding() throws -> Bool {
+            try FileManager.default.contentsOfDirectory(atPath: ftsearch.directory).contains {
+                $0.contains("-importing-")
+            }
+        }
+        while process.isRunning, Date() < deadline, try !isBuilding() { usleep(5_000) }
+        usleep(100_000)
+        Foundation.kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "it ended before the signal")
+        #expect(process.terminationStatus == signal)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: ftsearch.directory) == [
+                "large.ndjson"
+            ])
+    }
 }
