@@ -47,9 +47,10 @@ struct NewDatabaseBuild {
         case published(ImportSummary)
         /// Another process created ``path`` meanwhile; nothing of the build is left.
         case pathTaken
-        /// SQLite could not create the staging file (the folder is not writable, …); nothing
-        /// was imported and nothing is left.
-        case notCreated
+        /// The build could not start: SQLite could not create the staging file (the folder is
+        /// not writable, …), or its file system has no hard links. Nothing was read and
+        /// nothing is left.
+        case notStarted
     }
 
     /// Creates the staging file with the latest schema, runs `importRecords` on it, and moves
@@ -64,7 +65,7 @@ struct NewDatabaseBuild {
         do {
             guard let summary = try build(clock: clock, importing: importRecords) else {
                 discard()
-                return .notCreated
+                return .notStarted
             }
             return try publish() ? .published(summary) : .pathTaken
         } catch {
@@ -74,7 +75,8 @@ struct NewDatabaseBuild {
     }
 
     /// The staging file's import, its connection closed on return; nil when SQLite could not
-    /// create the file.
+    /// create the file, or the folder's file system cannot link it into place (no hard links:
+    /// FAT, some network shares), before anything is read.
     private func build(
         clock: @escaping @Sendable () -> Timestamp,
         importing importRecords: (SearchIndex) throws -> ImportSummary
@@ -98,6 +100,7 @@ struct NewDatabaseBuild {
         } catch {
             return nil
         }
+        guard canLink() else { return nil }
         let summary = try importRecords(
             SearchIndex(path: stagingPath, database: database, readOnlyReason: nil, clock: clock))
         try database.switchToWAL()
@@ -116,6 +119,15 @@ struct NewDatabaseBuild {
                 path: path, reason: String(cString: strerror(code)))
         }
         try sync(Self.folder(of: path))
+        return true
+    }
+
+    /// Whether the staging file can be given another name in its folder, as ``publish()``
+    /// will: a link made and removed at once.
+    private func canLink() -> Bool {
+        let probe = stagingPath + "-link"
+        guard link(stagingPath, probe) == 0 else { return false }
+        unlink(probe)
         return true
     }
 

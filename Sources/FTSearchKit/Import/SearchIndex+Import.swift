@@ -44,7 +44,8 @@ extension SearchIndex {
     /// another process creates `path` meanwhile, the files are read again and imported into
     /// its database, as into any existing one (`onSkip` then hears of skipped records again).
     /// Standard input (`-`) and other inputs that cannot be read twice are imported into the
-    /// file at `path` from the start.
+    /// file at `path` from the start, as is a database in a folder whose file system has no
+    /// hard links.
     ///
     /// - Parameters:
     ///   - files: The files, in the order to import them; `-` reads standard input.
@@ -79,7 +80,7 @@ extension SearchIndex {
             switch outcome {
             case .published(let summary): return summary
             case .pathTaken: sources = try ImportSource.open(files, format: format)
-            case .notCreated: break
+            case .notStarted: break
             }
         }
         let index = try SearchIndex(
