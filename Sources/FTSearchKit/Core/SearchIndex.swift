@@ -193,7 +193,8 @@ public final class SearchIndex {
         get throws { try Migrator.version(of: database) }
     }
 
-    private static func createParentDirectories(of path: String) throws {
+    /// Creates the folders of `path` that are missing.
+    static func createParentDirectories(of path: String) throws {
         var prefix = ""
         let components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         for (offset, component) in components.enumerated() {

@@ -73,6 +73,7 @@ extension SearchIndex {
     ) throws -> ImportSummary {
         var sources = try ImportSource.open(files, format: format)
         if let build = NewDatabaseBuild(path: path, inputs: files) {
+            try createParentDirectories(of: path)
             let outcome = try build.run(clock: clock) { index in
                 try index.importRecords(
                     from: sources, options: options, onSkip: onSkip, onProgress: onProgress)

@@ -95,6 +95,36 @@ import Testing
                 == ["people.csv", "people.db", "people.db-shm", "people.db-wal"])
     }
 
+    /// The folders of a new database are made first (the default database's, on the first
+    /// import ever), and it is still built beside its path there.
+    @Test func theFoldersOfANewDatabaseAreMadeForItsBuild() throws {
+        let file = try directory.write(header + people(5) + "Bob\n" + people(5), to: "people.csv")
+        let folder = directory.file("a/b")
+        var filesDuringTheImport: [String] = []
+        let summary = try importFiles(
+            [file], into: folder + "/people.db", options: ImportOptions(skipInvalid: true),
+            onSkip: { _ in
+                filesDuringTheImport =
+                    (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            })
+        #expect(summary.inserted[.people] == 10)
+        #expect(filesDuringTheImport == ["people.db-importing-\(getpid())"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["people.db"])
+    }
+
+    /// When the staging file cannot be made, the import writes the database at its path.
+    @Test func anImportThatCannotBuildAsideWritesInPlace() throws {
+        let file = try directory.write(header + people(10), to: "people.csv")
+        let staging = try #require(NewDatabaseBuild(path: path, inputs: [file])).stagingPath
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
+        let summary = try importFiles([file], into: path)
+        #expect(summary.inserted[.people] == 10)
+        #expect(try contents(of: path).problems.isEmpty)
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: staging, isDirectory: &isFolder))
+        #expect(isFolder.boolValue)
+    }
+
     @Test func onlyAMissingDatabaseReadFromFilesIsBuiltAside() throws {
         let file = try directory.write(header + people(1), to: "people.csv")
         #expect(NewDatabaseBuild(path: path, inputs: [file]) != nil)
