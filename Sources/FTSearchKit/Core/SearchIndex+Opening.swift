@@ -71,6 +71,9 @@ extension SearchIndex {
         try database.execute(sql: "PRAGMA mmap_size = \(mappedBytes)")
     }
 
+    /// The settings of a connection that may write, before it reads anything.
+    static let writingSettingsSQL = "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL"
+
     /// How much of the file every connection maps, unless its ``ConnectionMemoryLimits`` say
     /// otherwise: a gigabyte.
     static let mappedBytes = 1 << 30
@@ -93,7 +96,7 @@ extension SearchIndex {
         let latest = Schema.migrator.latestVersion
         do {
             // The file is mapped by `configure` below, once the schema is known to be ours.
-            try database.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+            try database.execute(sql: writingSettingsSQL)
             let facts = try database.makeStatement(
                 sql: """
                     SELECT user_version, journal_mode, (SELECT count(*) FROM sqlite_schema)
@@ -174,8 +177,7 @@ extension SearchIndex {
         if access(path, F_OK) == 0 {
             return access(path, R_OK) == 0 ? nil : "permission denied"
         }
-        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        return access(folder.isEmpty ? "/" : folder, W_OK | X_OK) == 0
+        return access(FileNames.folder(of: path), W_OK | X_OK) == 0
             ? nil : "the folder is not writable"
     }
 }

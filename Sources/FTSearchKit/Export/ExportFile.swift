@@ -143,15 +143,19 @@ package final class ExportFile: ByteSink {
     /// link that fails if the name is taken, where the file system has hard links; else by
     /// looking first.
     private func renameUnlessTaken(_ temporary: String, to final: String) throws(OutputError) {
-        if link(temporary, final) == 0 {
+        switch FileNames.addName(final, to: temporary) {
+        case .linked:
             unlink(temporary)
-            return
+        case .taken:
+            throw Self.taken(path)
+        case .unsupported:
+            if access(final, F_OK) == 0 { throw Self.taken(path) }
+            guard rename(temporary, final) == 0 else {
+                throw .systemError(.writeFailed, path: path)
+            }
+        case .failed(let code):
+            throw .systemError(.writeFailed, path: path, code: code)
         }
-        let code = errno
-        let hasNoHardLinks = code == EPERM || code == ENOTSUP
-        if code == EEXIST || hasNoHardLinks && access(final, F_OK) == 0 { throw Self.taken(path) }
-        guard hasNoHardLinks else { throw .systemError(.writeFailed, path: path, code: code) }
-        guard rename(temporary, final) == 0 else { throw .systemError(.writeFailed, path: path) }
     }
 
     private static func taken(_ path: String) -> OutputError {

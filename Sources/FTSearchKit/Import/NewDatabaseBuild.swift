@@ -84,18 +84,15 @@ struct NewDatabaseBuild {
         let database: Database
         do {
             database = try Database(path: stagingPath, mode: .readWriteCreate)
-            // The journal only has to make a failed import's rollback work: a crash leaves a
-            // staging file that is never used.
-            try database.execute(
-                sql: """
-                    PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF;
-                    PRAGMA foreign_keys = ON
-                    """)
+            try database.execute(sql: SearchIndex.writingSettingsSQL)
             try SearchIndex.configure(database)
+            // What a file nobody else reads needs instead. The journal only has to make a
+            // failed import's rollback work: a crash leaves a staging file that is never used.
             // Not mapped: out of WAL mode, the pages the import reads back (FTS5 merging its
             // segments) would be read through the mapping, and the whole file would count in
             // the process's memory.
-            try database.execute(sql: "PRAGMA mmap_size = 0")
+            try database.execute(
+                sql: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA mmap_size = 0")
             try Schema.migrator.migrate(database) { _ in }
         } catch {
             return nil
@@ -112,21 +109,23 @@ struct NewDatabaseBuild {
     private func publish() throws -> Bool {
         defer { discard() }
         try sync(stagingPath)
-        guard link(stagingPath, path) == 0 else {
-            let code = errno
-            if code == EEXIST { return false }
+        switch FileNames.addName(path, to: stagingPath) {
+        case .linked:
+            try sync(FileNames.folder(of: path))
+            return true
+        case .taken:
+            return false
+        case .unsupported(let code), .failed(let code):
             throw DatabaseOpenError.cannotCreate(
                 path: path, reason: String(cString: strerror(code)))
         }
-        try sync(Self.folder(of: path))
-        return true
     }
 
     /// Whether the staging file can be given another name in its folder, as ``publish()``
     /// will: a link made and removed at once.
     private func canLink() -> Bool {
         let probe = stagingPath + "-link"
-        guard link(stagingPath, probe) == 0 else { return false }
+        guard FileNames.addName(probe, to: stagingPath) == .linked else { return false }
         unlink(probe)
         return true
     }
@@ -159,11 +158,6 @@ struct NewDatabaseBuild {
         return path != "-" && stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
-    private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
     private func sync(_ path: String) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0, fsync(descriptor) == 0 || errno == EINVAL else {
@@ -177,7 +171,7 @@ struct NewDatabaseBuild {
     /// Removes the staging files beside ``path`` (and SQLite's files beside them) whose
     /// process has ended: it was killed during its import.
     private func removeStagingFilesOfEndedProcesses() {
-        let folder = Self.folder(of: path)
+        let folder = FileNames.folder(of: path)
         let prefix = path.split(separator: "/").last.map(String.init) ?? path
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
