@@ -119,10 +119,16 @@ final class FTS5Leaf {
         count = 0
         try reader.read(rowid, count: size, into: storage)
         count = size
-        termOffsets.removeAll(keepingCapacity: true)
+        // Built in a local array: appending to the property would check it for exclusive
+        // access at run time, once a term.
+        var offsets: [Int] = []
+        swap(&offsets, &termOffsets)
+        offsets.removeAll(keepingCapacity: true)
+        defer { termOffsets = offsets }
         let bytes = self.bytes
-        firstRowidOffset = try FTS5Format.uint16(in: bytes, at: 0)
-        footerOffset = try FTS5Format.uint16(in: bytes, at: 2)
+        let firstRowidOffset = try FTS5Format.uint16(in: bytes, at: 0)
+        let footerOffset = try FTS5Format.uint16(in: bytes, at: 2)
+        (self.firstRowidOffset, self.footerOffset) = (firstRowidOffset, footerOffset)
         guard footerOffset >= 4, footerOffset <= bytes.count,
             firstRowidOffset == 0 || (4..<footerOffset).contains(firstRowidOffset)
         else { throw FTS5FormatError(reason: "leaf header") }
@@ -131,11 +137,26 @@ final class FTS5Leaf {
         while offset < bytes.count {
             term += try FTS5Format.count(
                 in: bytes, at: &offset, end: bytes.count, limit: footerOffset)
-            let previous = termOffsets.last ?? 0
+            let previous = offsets.last ?? 0
             guard (4..<footerOffset).contains(term), term > previous,
                 firstRowidOffset == 0 || firstRowidOffset < term
             else { throw FTS5FormatError(reason: "leaf footer") }
-            termOffsets.append(term)
+            offsets.append(term)
         }
+    }
+
+    /// Makes this leaf a copy of `other`'s page, checked already: the page a term was found
+    /// on is where its doclist starts, and copying it costs less than reading it again.
+    func copy(_ other: FTS5Leaf) {
+        if other.count > capacity {
+            storage.deallocate()
+            capacity = max(other.count, 2 * capacity)
+            storage = .allocate(capacity: capacity)
+        }
+        storage.update(from: other.storage, count: other.count)
+        count = other.count
+        firstRowidOffset = other.firstRowidOffset
+        footerOffset = other.footerOffset
+        termOffsets = other.termOffsets
     }
 }

@@ -26,6 +26,9 @@ final class FTS5SegmentReader {
     private let termLeaf = FTS5Leaf()
     private let doclistLeaf = FTS5Leaf()
     private var spanning: [UInt8] = []
+    /// The `%_idx` query of the leaf to start a term's search at, once per phrase and
+    /// segment: prepared once a reader, not looked up by its SQL every time.
+    private var startingLeafStatement: Statement?
 
     init(database: Database, index: String, columnCount: Int, matchedColumns: [Int]?) {
         self.database = database
@@ -70,9 +73,7 @@ final class FTS5SegmentReader {
     /// it) takes in `segment`: from the page it starts on to the page of the first term after
     /// it, as `%_idx` says, without reading a page.
     func pageSpan(of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment) throws -> Int {
-        let first =
-            try leaf(
-                "term <= ?2 ORDER BY term DESC", key, in: segment) ?? segment.firstPage
+        let first = try startingLeaf(of: key, in: segment) ?? segment.firstPage
         // No term has a 0xFF byte (UTF-8 has none): every term starting with `key` is below.
         let next =
             try leaf(
@@ -86,9 +87,29 @@ final class FTS5SegmentReader {
     private func leaf(_ condition: String, _ key: [UInt8], in segment: FTS5Segment) throws
         -> Int?
     {
-        try database.cachedStatement(
-            sql: "SELECT pgno FROM \"\(index)_idx\" WHERE segid = ?1 AND \(condition) LIMIT 1"
-        ).firstRow([Int64(segment.id), key]) { Int(clamping: $0.int64(at: 0) >> 1) }
+        try leaf(in: segment, key, by: database.cachedStatement(sql: leafSQL(condition)))
+    }
+
+    /// The leaf page of the first `%_idx` entry of `segment` that `statement` (of
+    /// ``leafSQL(_:)``) finds for `key`.
+    private func leaf(in segment: FTS5Segment, _ key: [UInt8], by statement: Statement) throws
+        -> Int?
+    {
+        try statement.firstRow([Int64(segment.id), key]) { Int(clamping: $0.int64(at: 0) >> 1) }
+    }
+
+    private func leafSQL(_ condition: String) -> String {
+        "SELECT pgno FROM \"\(index)_idx\" WHERE segid = ?1 AND \(condition) LIMIT 1"
+    }
+
+    /// The leaf whose first term is the last at or before `key` in `segment`
+    /// (fts5SegIterSeekInit), if any.
+    private func startingLeaf(of key: [UInt8], in segment: FTS5Segment) throws -> Int? {
+        let statement =
+            try startingLeafStatement
+            ?? database.cachedStatement(sql: leafSQL("term <= ?2 ORDER BY term DESC"))
+        startingLeafStatement = statement
+        return try leaf(in: segment, key, by: statement)
     }
 
     /// The doclists of `key` or the terms starting with it, each appended to the sink
@@ -97,9 +118,7 @@ final class FTS5SegmentReader {
         of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment, sink: () -> Sink
     ) throws -> [(term: [UInt8], entries: Sink)] {
         guard segment.firstPage > 0, segment.firstPage <= segment.lastPage else { return [] }
-        // The leaf whose first term is the last at or before the key (fts5SegIterSeekInit).
-        var page = max(
-            segment.firstPage, try leaf("term <= ?2 ORDER BY term DESC", key, in: segment) ?? 0)
+        var page = max(segment.firstPage, try startingLeaf(of: key, in: segment) ?? 0)
         var found: [(term: [UInt8], entries: Sink)] = []
         var term: [UInt8] = []
         while page <= segment.lastPage {
@@ -135,12 +154,13 @@ final class FTS5SegmentReader {
         return found
     }
 
-    /// Decodes, appending to `entries`, the doclist starting at `offset` of leaf `page` and ending at `end` there (the
-    /// next term) or, when `end` is the footer, going on on the next pages of the segment.
+    /// Decodes, appending to `entries`, the doclist starting at `offset` of leaf `page` (the
+    /// term leaf's) and ending at `end` there (the next term) or, when `end` is the footer,
+    /// going on on the next pages of the segment.
     private func appendDoclist<Sink: DoclistSink>(
         at start: Int, end: Int, page: Int, of segment: FTS5Segment, to entries: Sink
     ) throws(FTS5FormatError) {
-        try doclistLeaf.load(page: page, of: segment, from: data)
+        doclistLeaf.copy(termLeaf)
         var page = page
         var offset = start
         // The end of the doclist's bytes on this page, and whether a term ends it there.
