@@ -299,11 +299,17 @@ struct SortCodes {
     }
 }
 
+extension SortCodes {
+    /// The code of a row whose bytes in a ``SortCodes`` table begin at `bytes`.
+    static func code(ofBytesAt bytes: UnsafePointer<UInt8>) -> UInt32 {
+        (0..<length).reduce(0) { $0 << 8 | UInt32(bytes[$1]) }
+    }
+}
+
 extension RowBlockReader {
     /// Row `rowid`'s code, from a ``SortCodes`` table; nil when its block cannot be read.
     func code(ofRow rowid: Int64) -> UInt32? {
-        guard let bytes = bytes(ofRow: rowid) else { return nil }
-        return SortCodes.code(ofBytes: UnsafeBufferPointer(start: bytes, count: SortCodes.length))
+        bytes(ofRow: rowid).map(SortCodes.code(ofBytesAt:))
     }
 }
 

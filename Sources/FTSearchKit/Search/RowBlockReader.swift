@@ -58,6 +58,45 @@ final class RowBlockReader {
         return isLoaded ? bytes + blocks.offset(ofRow: rowid) : nil
     }
 
+    /// Calls `body` with the position in `rowids` and the first byte (see
+    /// ``bytes(ofRow:)``) of each of those rows, in no set order; false when a block cannot be
+    /// read (some rows then were not handed over). Rows asked for in block order move the
+    /// reader once a block.
+    ///
+    /// Rows scattered over many blocks cost a cache miss each: the rows of kept blocks are
+    /// handed over once every row's bytes are found, so that their reads do not wait for one
+    /// another (a processor keeps a dozen misses in flight, not one); a block read into the
+    /// reader's own buffer is handed over while it is there.
+    func forEachRow(
+        _ rowids: some Collection<Int64>, _ body: (Int, UnsafePointer<UInt8>) -> Void
+    ) -> Bool {
+        var deferred: [(position: Int, bytes: UnsafePointer<UInt8>)] = []
+        deferred.reserveCapacity(rowids.count)
+        var keptGeneration: Int?
+        for (position, rowid) in rowids.enumerated() {
+            guard let bytes = bytes(ofRow: rowid) else { return false }
+            guard let generation = bytesGeneration, keptGeneration ?? generation == generation
+            else {
+                body(position, bytes)
+                continue
+            }
+            keptGeneration = generation
+            deferred.append((position, bytes))
+        }
+        // Kept blocks stay until the next generation: then they were dropped, and the rows
+        // deferred are read again one by one.
+        guard keptGeneration == nil || keptGeneration == kept?.generation else {
+            let positions = Set(deferred.map(\.position))
+            for (position, rowid) in rowids.enumerated() where positions.contains(position) {
+                guard let bytes = bytes(ofRow: rowid) else { return false }
+                body(position, bytes)
+            }
+            return true
+        }
+        for row in deferred { body(row.position, row.bytes) }
+        return true
+    }
+
     /// Row `rowid`'s byte, for a table of one byte a row.
     func byte(ofRow rowid: Int64) -> UInt8? { bytes(ofRow: rowid)?.pointee }
 
@@ -69,7 +108,11 @@ final class RowBlockReader {
         bytesGeneration = nil
         if kept != nil, structure == nil { structure = keptStructure() }
         let structure = structure ?? []
-        if let kept, !structure.isEmpty, kept.isKept(at: structure, generation: &keptGeneration),
+        // A local copy: a class property passed inout is checked for exclusive access at run
+        // time, once a row when every row is in a block of its own.
+        var generation = keptGeneration
+        defer { keptGeneration = generation }
+        if let kept, !structure.isEmpty, kept.isKept(at: structure, generation: &generation),
             let bytes = kept.block(wanted)
         {
             self.bytes = bytes
@@ -127,7 +170,12 @@ final class RowBlockReader {
 final class KeptRowBlocks {
     /// The structure record the blocks were read at.
     private var structure: [UInt8] = []
-    private var blocks: [Int64: UnsafeMutablePointer<UInt8>] = [:]
+    /// The blocks kept, by number: those below ``mostKept`` (the ids SQLite gives are small)
+    /// in an array, looked up without hashing (a search of few matches reads a block a row),
+    /// any others in a dictionary.
+    private var lowBlocks: [UnsafeMutablePointer<UInt8>?] = []
+    private var otherBlocks: [Int64: UnsafeMutablePointer<UInt8>] = [:]
+    private var keptCount = 0
     /// The bytes of a block.
     private let blockBytes: Int
     /// Counts the times the blocks were dropped (and their memory freed).
@@ -154,26 +202,45 @@ final class KeptRowBlocks {
 
     /// Block `number`, if it was kept (see ``isKept(at:generation:)``).
     func block(_ number: Int64) -> UnsafePointer<UInt8>? {
-        blocks[number].map { UnsafePointer($0) }
+        let block =
+            number >= 0 && number < Int64(lowBlocks.count)
+            ? lowBlocks[Int(number)] : otherBlocks[number]
+        return block.map { UnsafePointer($0) }
     }
 
     /// Keeps a copy of block `number`, read at `structure`, and returns it.
     func keep(_ number: Int64, copying bytes: UnsafePointer<UInt8>, structure: [UInt8])
         -> UnsafePointer<UInt8>
     {
-        if structure != self.structure || blocks.count >= Self.mostKept {
+        if structure != self.structure || keptCount >= Self.mostKept {
             dropAll()
             self.structure = structure
         }
-        let copy = blocks[number] ?? .allocate(capacity: blockBytes)
+        let copy: UnsafeMutablePointer<UInt8>
+        if let kept = self.block(number) {
+            copy = UnsafeMutablePointer(mutating: kept)
+        } else {
+            copy = .allocate(capacity: blockBytes)
+            keptCount += 1
+            if number >= 0 && number < Int64(Self.mostKept) {
+                if number >= Int64(lowBlocks.count) {
+                    lowBlocks += repeatElement(nil, count: Int(number) + 1 - lowBlocks.count)
+                }
+                lowBlocks[Int(number)] = copy
+            } else {
+                otherBlocks[number] = copy
+            }
+        }
         copy.update(from: bytes, count: blockBytes)
-        blocks[number] = copy
         return UnsafePointer(copy)
     }
 
     private func dropAll() {
-        for block in blocks.values { block.deallocate() }
-        blocks.removeAll()
+        for case let block? in lowBlocks { block.deallocate() }
+        for block in otherBlocks.values { block.deallocate() }
+        lowBlocks.removeAll()
+        otherBlocks.removeAll()
+        keptCount = 0
         generation += 1
     }
 

@@ -105,12 +105,13 @@ struct SortCodeTable {
         let isRead = try database.readingOneVersion {
             Kind.allCases.allSatisfy { kind in
                 let blocks = SortCodes(of: kind).blocks
+                let order = Self.inBlockOrder(table, of: kind, blocks: blocks)
+                guard !order.isEmpty else { return true }
                 let reader = RowBlockReader(database: database, blocks: blocks)
-                for index in Self.inBlockOrder(table, of: kind, blocks: blocks) {
-                    guard let code = reader.code(ofRow: table[index].rowid) else { return false }
-                    table[index].code = code
+                let rowids = order.map { table[$0].rowid }
+                return reader.forEachRow(rowids) { position, bytes in
+                    table[order[position]].code = SortCodes.code(ofBytesAt: bytes)
                 }
-                return true
             }
         }
         guard isRead else { return nil }
