@@ -166,6 +166,19 @@ package final class Statement {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
+    /// Calls `body` with the bytes of the 0-based column `index` of the current row (a blob,
+    /// or text as UTF-8; empty for NULL), which are SQLite's, valid only during the call.
+    package func withBytes<Result>(
+        at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, index) else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return try body(
+            UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count))
+    }
+
     /// The 0-based column `index` of the current row as a ``DatabaseValue``.
     package func value(at index: Int32) -> DatabaseValue {
         switch sqlite3_column_type(handle, index) {

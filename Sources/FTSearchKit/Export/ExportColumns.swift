@@ -35,7 +35,7 @@ struct ExportColumns {
         try database.makeStatement(sql: "SELECT id, extra FROM \(kind.tableName) ORDER BY id")
             .forEachRow { row in
                 recordCount += 1
-                for member in ExtraFields.decode(row.text(at: 1)) {
+                for member in ExtraFields.decode(column: 1, of: row) {
                     let position = positionByName[member.key] ?? extras.count
                     if position == extras.count {
                         positionByName[member.key] = position

@@ -21,7 +21,7 @@ struct RecordRows {
         return Record(
             kind: kind, id: row.int64(at: 0),
             searchableValues: (1...fieldCount).map { row.text(at: $0) ?? "" },
-            extraFields: ExtraFields.decode(row.text(at: fieldCount + 1)),
+            extraFields: ExtraFields.decode(column: fieldCount + 1, of: row),
             createdAt: StoredTime.time(at: fieldCount + 2, of: row),
             updatedAt: StoredTime.time(at: fieldCount + 3, of: row))
     }
