@@ -24,9 +24,11 @@ struct RowBlocks: Sendable, Equatable {
     /// `id >> blockShift` is a row's block.
     var blockShift: Int64 { Int64(rowsPerBlock.trailingZeroBitCount) }
 
+    @inline(__always)
     func block(ofRow id: Int64) -> Int64 { id >> blockShift }
 
     /// Where row `id`'s bytes begin in its block.
+    @inline(__always)
     func offset(ofRow id: Int64) -> Int { Int(id & Int64(rowsPerBlock - 1)) * bytesPerRow }
 
     var createTableSQL: String {

@@ -104,6 +104,14 @@ final class RowBlockReader {
     /// the block read whole (2 KiB copied once is cheaper than a blob read per row), and kept.
     private func load(_ wanted: Int64) {
         block = wanted
+        // Kept blocks seen to be at this reader's structure, not dropped since: a lookup (a
+        // search of few matches reads each row's size from a block of its own).
+        if let kept, keptGeneration == kept.generation, let bytes = kept.block(wanted) {
+            self.bytes = bytes
+            bytesGeneration = keptGeneration
+            isLoaded = true
+            return
+        }
         isLoaded = false
         bytesGeneration = nil
         if kept != nil, structure == nil { structure = keptStructure() }
@@ -172,9 +180,11 @@ final class KeptRowBlocks {
     private var structure: [UInt8] = []
     /// The blocks kept, by number: those below ``mostKept`` (the ids SQLite gives are small)
     /// in an array, looked up without hashing (a search of few matches reads a block a row),
-    /// any others in a dictionary.
-    private var lowBlocks: [UnsafeMutablePointer<UInt8>?] = []
-    private var otherBlocks: [Int64: UnsafeMutablePointer<UInt8>] = [:]
+    /// any others in a dictionary. Not checked for exclusive access at run time (the check
+    /// cost more than the lookup): only ``keep(_:copying:structure:)`` and ``dropAll()``
+    /// change them, and nothing they call reads them.
+    @exclusivity(unchecked) private var lowBlocks: [UnsafeMutablePointer<UInt8>?] = []
+    @exclusivity(unchecked) private var otherBlocks: [Int64: UnsafeMutablePointer<UInt8>] = [:]
     private var keptCount = 0
     /// The bytes of a block.
     private let blockBytes: Int
