@@ -27,8 +27,8 @@ final class RowBlockReader {
     /// Where a block not kept is read to.
     private let buffer: UnsafeMutablePointer<UInt8>
     private var isLoaded = false
-    /// The generation of `kept` seen to be at `structure` (see
-    /// ``KeptRowBlocks/isKept(at:generation:)``).
+    /// The generation of `kept` last seen to hold blocks of `structure` (see
+    /// ``keptBlocksAreCurrent(_:)``).
     private var keptGeneration = -1
     /// The generation of `kept` whose memory `bytes` points into; nil when it points into
     /// `buffer`. Another reader of the table on this connection may drop the blocks kept (a
@@ -72,20 +72,20 @@ final class RowBlockReader {
     ) -> Bool {
         var deferred: [(position: Int, bytes: UnsafePointer<UInt8>)] = []
         deferred.reserveCapacity(rowids.count)
-        var keptGeneration: Int?
+        var deferredGeneration: Int?
         for (position, rowid) in rowids.enumerated() {
             guard let bytes = bytes(ofRow: rowid) else { return false }
-            guard let generation = bytesGeneration, keptGeneration ?? generation == generation
+            guard let generation = bytesGeneration, deferredGeneration ?? generation == generation
             else {
                 body(position, bytes)
                 continue
             }
-            keptGeneration = generation
+            deferredGeneration = generation
             deferred.append((position, bytes))
         }
         // Kept blocks stay until the next generation: then they were dropped, and the rows
         // deferred are read again one by one.
-        guard keptGeneration == nil || keptGeneration == kept?.generation else {
+        guard deferredGeneration == nil || deferredGeneration == kept?.generation else {
             let positions = Set(deferred.map(\.position))
             for (position, rowid) in rowids.enumerated() where positions.contains(position) {
                 guard let bytes = bytes(ofRow: rowid) else { return false }
@@ -104,25 +104,9 @@ final class RowBlockReader {
     /// the block read whole (2 KiB copied once is cheaper than a blob read per row), and kept.
     private func load(_ wanted: Int64) {
         block = wanted
-        // Kept blocks seen to be at this reader's structure, not dropped since: a lookup (a
-        // search of few matches reads each row's size from a block of its own).
-        if let kept, keptGeneration == kept.generation, let bytes = kept.block(wanted) {
-            self.bytes = bytes
-            bytesGeneration = keptGeneration
-            isLoaded = true
-            return
-        }
         isLoaded = false
         bytesGeneration = nil
-        if kept != nil, structure == nil { structure = keptStructure() }
-        let structure = structure ?? []
-        // A local copy: a class property passed inout is checked for exclusive access at run
-        // time, once a row when every row is in a block of its own.
-        var generation = keptGeneration
-        defer { keptGeneration = generation }
-        if let kept, !structure.isEmpty, kept.isKept(at: structure, generation: &generation),
-            let bytes = kept.block(wanted)
-        {
+        if let kept, keptBlocksAreCurrent(kept), let bytes = kept.block(wanted) {
             self.bytes = bytes
             bytesGeneration = kept.generation
             isLoaded = true
@@ -145,10 +129,22 @@ final class RowBlockReader {
         else { return }
         isLoaded = true
         bytes = UnsafePointer(buffer)
-        if let kept, !structure.isEmpty {
+        if let kept, let structure, !structure.isEmpty {
             bytes = kept.keep(wanted, copying: buffer, structure: structure)
             bytesGeneration = kept.generation
         }
+    }
+
+    /// Whether `kept` holds blocks of this reader's structure record: at once while its
+    /// generation is the one last seen to, else by comparing the records, which is then done
+    /// once a reader, not once a block (a search of few matches reads a block a row).
+    @inline(__always)
+    private func keptBlocksAreCurrent(_ kept: KeptRowBlocks) -> Bool {
+        if keptGeneration == kept.generation { return true }
+        if structure == nil { structure = keptStructure() }
+        guard let structure, !structure.isEmpty, kept.isKept(at: structure) else { return false }
+        keptGeneration = kept.generation
+        return true
     }
 
     /// The versioning index's structure record, which tells kept blocks of this version of the
@@ -200,17 +196,11 @@ final class KeptRowBlocks {
 
     deinit { dropAll() }
 
-    /// Whether the blocks kept were read at `structure`: compared when `generation` (the
-    /// caller's, -1 at first) is not the blocks' own, which it then becomes, so that a reader
-    /// compares structure records once, not once a block.
-    func isKept(at structure: [UInt8], generation: inout Int) -> Bool {
-        if generation == self.generation { return true }
-        guard structure == self.structure else { return false }
-        generation = self.generation
-        return true
-    }
+    /// Whether the blocks kept were read at `structure`; they stay so until ``generation``
+    /// changes.
+    func isKept(at structure: [UInt8]) -> Bool { structure == self.structure }
 
-    /// Block `number`, if it was kept (see ``isKept(at:generation:)``).
+    /// Block `number`, if it was kept (see ``isKept(at:)``).
     func block(_ number: Int64) -> UnsafePointer<UInt8>? {
         let block =
             number >= 0 && number < Int64(lowBlocks.count)
