@@ -114,6 +114,27 @@ import Testing
         #expect(try index.find(Animal.self, id: cat.id!)?[extra: "first_name"] == .string("Thomas"))
     }
 
+    /// Extra fields another program stored as text that is not UTF-8 read as a `String` reads
+    /// them (the bad byte replaced), in a record found by id and in a search's hit; a stored
+    /// value that is not an object reads as no extra fields.
+    @Test func extraFieldsStoredByAnotherProgramReadAsTheirText() throws {
+        let ann = try index.insert(Person(firstName: "Ann"))
+        let id = try #require(ann.id)
+        // {"city":"Osl\xFF"}
+        try index.database.execute(
+            sql: """
+                UPDATE people SET extra = CAST(X'7B2263697479223A224F736CFF227D' AS TEXT)
+                WHERE id = ?1
+                """, arguments: [id])
+        let city = JSONValue.string("Osl\u{FFFD}")
+        #expect(try index.find(Person.self, id: id)?[extra: "city"] == city)
+        let hit = try index.search(SearchRequest(text: "ann", kinds: .people)).hits.first
+        #expect(hit?.record.extra == [JSONMember(key: "city", value: city)])
+        try index.database.execute(
+            sql: "UPDATE people SET extra = '[1]' WHERE id = ?1", arguments: [id])
+        #expect(try index.find(Person.self, id: id)?.extra == [])
+    }
+
     @Test func updateChangesOnlyWhatIsGivenAndTheIndexFollows() throws {
         let ann = try index.insert(
             Person(
