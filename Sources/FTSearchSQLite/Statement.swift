@@ -161,9 +161,7 @@ package final class Statement {
     /// The bytes of the 0-based column `index` of the current row (a blob, or text as UTF-8);
     /// empty for NULL.
     package func bytes(at index: Int32) -> [UInt8] {
-        let count = Int(sqlite3_column_bytes(handle, index))
-        guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+        withBytes(at: index) { Array($0) }
     }
 
     /// Calls `body` with the bytes of the 0-based column `index` of the current row (a blob,

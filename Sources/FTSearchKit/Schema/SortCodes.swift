@@ -302,7 +302,8 @@ struct SortCodes {
 extension SortCodes {
     /// The code of a row whose bytes in a ``SortCodes`` table begin at `bytes`.
     static func code(ofBytesAt bytes: UnsafePointer<UInt8>) -> UInt32 {
-        (0..<length).reduce(0) { $0 << 8 | UInt32(bytes[$1]) }
+        // ``length`` bytes: a code.
+        code(ofBytes: UnsafeBufferPointer(start: bytes, count: length))!
     }
 }
 

@@ -77,27 +77,22 @@ final class FTS5SegmentReader {
         // No term has a 0xFF byte (UTF-8 has none): every term starting with `key` is below.
         let next =
             try leaf(
-                "term > ?2 ORDER BY term", isPrefix ? key + [0xFF] : key, in: segment)
+                in: segment, isPrefix ? key + [0xFF] : key,
+                by: database.cachedStatement(sql: leafSQL("term > ?2 ORDER BY term")))
             ?? segment.lastPage + 1
         return max(0, next - first)
     }
 
-    /// The leaf page of the first `%_idx` entry of `segment` that `condition` (on `?2`, the
-    /// key, with its order) finds.
-    private func leaf(_ condition: String, _ key: [UInt8], in segment: FTS5Segment) throws
-        -> Int?
-    {
-        try leaf(in: segment, key, by: database.cachedStatement(sql: leafSQL(condition)))
-    }
-
-    /// The leaf page of the first `%_idx` entry of `segment` that `statement` (of
-    /// ``leafSQL(_:)``) finds for `key`.
+    /// The leaf page of the first `%_idx` entry of `segment` that `statement`, a query of
+    /// ``leafSQL(_:)``, finds for `key`.
     private func leaf(in segment: FTS5Segment, _ key: [UInt8], by statement: Statement) throws
         -> Int?
     {
         try statement.firstRow([Int64(segment.id), key]) { Int(clamping: $0.int64(at: 0) >> 1) }
     }
 
+    /// The query of the leaf page of the first `%_idx` entry of segment `?1` that `condition`
+    /// (on `?2`, the key, with its order) finds.
     private func leafSQL(_ condition: String) -> String {
         "SELECT pgno FROM \"\(index)_idx\" WHERE segid = ?1 AND \(condition) LIMIT 1"
     }
