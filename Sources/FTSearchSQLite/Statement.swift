@@ -76,6 +76,13 @@ package final class Statement {
         try check(sqlite3_bind_int64(handle, index, integer))
     }
 
+    /// Binds an integer, or NULL for nil, to the 1-based parameter `index`.
+    package func bind(_ integer: Int64?, at index: Int32) throws(SQLiteError) {
+        try check(
+            integer.map { sqlite3_bind_int64(handle, index, $0) }
+                ?? sqlite3_bind_null(handle, index))
+    }
+
     /// Binds NULL to the 1-based parameter `index`.
     package func bindNull(at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_null(handle, index))

@@ -4,7 +4,7 @@ import Hummingbird
 import Synchronization
 
 /// A request body as the library's importer reads it: the request's task sends chunks as they
-/// arrive, the import reads them on a pool thread, blocking until the next one comes. A few
+/// arrive, the import's reading thread reads them, blocking until the next one comes. A few
 /// chunks wait at most, so an upload is never held in memory.
 final class BodyPipe: ByteSource, @unchecked Sendable {
     private struct State {
@@ -18,7 +18,7 @@ final class BodyPipe: ByteSource, @unchecked Sendable {
     private let state = Mutex(State())
     /// One signal per chunk sent, and one for the end.
     private let available = DispatchSemaphore(value: 0)
-    // Read by the importer's thread only.
+    // Used by the reading thread only.
     private var current: ByteBuffer?
     private var hasEnded = false
 
@@ -50,7 +50,7 @@ final class BodyPipe: ByteSource, @unchecked Sendable {
         available.signal()
     }
 
-    // MARK: The reading side (the import's thread)
+    // MARK: The reading side (the import's reading thread)
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         while current.map({ $0.readableBytes == 0 }) ?? true {
@@ -81,7 +81,8 @@ final class BodyPipe: ByteSource, @unchecked Sendable {
         return count
     }
 
-    /// Stops reading: a waiting sender resumes, and later chunks are dropped.
+    /// Stops reading: a waiting sender resumes, later chunks are dropped, and a read waiting
+    /// for a chunk (of an import that ended without it) sees the end.
     func close() {
         let waiting = state.withLock { state in
             state.isClosed = true
@@ -90,6 +91,7 @@ final class BodyPipe: ByteSource, @unchecked Sendable {
             return state.waitingSender
         }
         waiting?.resume()
+        available.signal()
     }
 }
 

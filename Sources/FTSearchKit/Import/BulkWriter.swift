@@ -45,8 +45,6 @@ final class BulkWriter {
     private let sortCodes: SortCodes
     /// The codes of the records written, by an import (see ``SortCodes/Pending``).
     private var pendingCodes: SortCodes.Pending
-    /// Where the columns of the sort name are among the searchable values.
-    private let sortColumns: [Int]
     private let timestamp: Int64
     private var highestIDBefore: Int64 = 0
     /// The highest id stored so far: a record with a higher id is new, no lookup needed.
@@ -57,7 +55,6 @@ final class BulkWriter {
     /// the end beats a random b-tree insert per row), as (name, CREATE statement).
     private var droppedIndexes: [(name: String, sql: String)] = []
     private var upsert: Statement?
-    private var extraJSON: [UInt8] = []
     private var exists: Statement?
     private var unindex: [Statement] = []
     private var addToReindexList: Statement?
@@ -72,9 +69,6 @@ final class BulkWriter {
         self.sync = try IndexSync(kind: kind, in: database)
         self.sortCodes = SortCodes(of: kind)
         self.pendingCodes = SortCodes.Pending(blocks: sortCodes.blocks)
-        self.sortColumns = SortName.columns(of: kind).compactMap {
-            kind.searchableFields.firstIndex(of: $0)
-        }
         self.timestamp = StoredTime.value(of: timestamp)
     }
 
@@ -128,7 +122,15 @@ final class BulkWriter {
 
     /// Inserts `record`, or replaces the stored record with the same id.
     func write(_ record: Record) throws -> Outcome {
+        var records = EncodedRecords()
+        records.append(record)
+        return try write(row: 0, of: records)
+    }
+
+    /// Inserts the record at `row` of `records`, or replaces the stored record with its id.
+    func write(row: Int, of records: EncodedRecords) throws -> Outcome {
         guard let upsert else { preconditionFailure("begin() must be called before write(_:)") }
+        let record = records.rows[row]
         if let id = record.id, assignedIDs.contains(id) {
             try moveAssignedRecord(awayFrom: id)
         }
@@ -136,27 +138,25 @@ final class BulkWriter {
             indexing == .byTriggers
             ? try outcomeIndexedByTriggers(forRecordWithID: record.id)
             : try prepareIndex(forRecordWithID: record.id)
-        if let id = record.id { try upsert.bind(id, at: 1) } else { try upsert.bindNull(at: 1) }
-        var index: Int32 = 2
-        for value in record.searchableValues {
-            try upsert.bind(value, at: index)
-            index += 1
+        try upsert.bind(record.id, at: 1)
+        // The searchable values, then the extra fields' JSON.
+        let texts = kind.searchableFields.count + 1
+        for text in 0..<texts {
+            try records.withText(text, ofRow: row) {
+                try upsert.bind(utf8: $0, at: Int32(text + 2))
+            }
         }
-        extraJSON.removeAll(keepingCapacity: true)  // one buffer for every record's JSON
-        JSONValue.writeObject(record.extraFields, to: &extraJSON)
-        try upsert.bind(utf8: extraJSON, at: index)
-        try bind(record.createdAt, at: index + 1)
-        try bind(record.updatedAt, at: index + 2)
-        try upsert.bind(timestamp, at: index + 3)
+        let index = Int32(texts + 2)
+        try upsert.bind(record.createdAt, at: index)
+        try upsert.bind(record.updatedAt, at: index + 1)
+        try upsert.bind(timestamp, at: index + 2)
         try upsert.step()
         upsert.reset()
         if record.id == nil {
             try noteAssignedID()
         }
         if indexing == .atFinish {
-            pendingCodes.set(
-                SortCodes.code(ofColumns: sortColumns, of: record.searchableValues),
-                ofRow: record.id ?? database.lastInsertedRowID)
+            pendingCodes.set(record.sortCode, ofRow: record.id ?? database.lastInsertedRowID)
         }
         return outcome
     }
@@ -186,15 +186,6 @@ final class BulkWriter {
             pendingCodes.set(code, ofRow: database.lastInsertedRowID)
         }
         onMove(id, database.lastInsertedRowID)
-    }
-
-    /// Binds a record's own timestamp, or NULL for the import's.
-    private func bind(_ time: Timestamp?, at index: Int32) throws {
-        if let time {
-            try upsert?.bind(StoredTime.value(of: time), at: index)
-        } else {
-            try upsert?.bindNull(at: index)
-        }
     }
 
     /// Whether the record with this id is stored, when the triggers do the indexing.

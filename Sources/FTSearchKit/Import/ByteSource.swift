@@ -5,6 +5,10 @@
 #endif
 
 /// Where a reader's bytes come from: a file, standard input, or memory.
+///
+/// An import reads its sources on a thread of its own, one read at a time; a source it has
+/// been given is its own until the import returns, and after an import that failed it may
+/// still be read up to a few hundred records further.
 public protocol ByteSource: AnyObject {
     /// Fills the start of `buffer` with the next bytes of the input.
     ///

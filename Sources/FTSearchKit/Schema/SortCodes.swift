@@ -55,12 +55,23 @@ struct SortCodes {
         return max(code.value, 1)
     }
 
-    /// The code of a record whose searchable values are `values`, its sort name's columns
-    /// (``SortName/columns(of:)``) at `columns` among them, joined by a space as the key joins
-    /// them.
-    static func code(ofColumns columns: [Int], of values: [String]) -> UInt32 {
-        code(ofKey: columns.lazy.map { values[$0].utf8 }.joined(separator: [0x20]))
+    /// The code of `record`'s sort name: its ``SortName/columns(of:)`` joined by a space, as
+    /// the key joins them.
+    static func code(ofSortNameOf record: Record) -> UInt32 {
+        let values = record.searchableValues
+        return code(
+            ofKey: sortColumns[record.kind, default: []].lazy.map { values[$0].utf8 }
+                .joined(separator: [0x20]))
     }
+
+    /// Where each kind's sort name columns are among its searchable values.
+    private static let sortColumns = Dictionary(
+        uniqueKeysWithValues: Kind.allCases.map { kind in
+            (
+                kind,
+                SortName.columns(of: kind).compactMap { kind.searchableFields.firstIndex(of: $0) }
+            )
+        })
 
     /// A code made a byte at a time.
     private struct Code {

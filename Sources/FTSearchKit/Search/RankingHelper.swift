@@ -109,12 +109,6 @@ final class RankingHelper {
             return try result!.get()
         }
     }
-
-    /// Values handed to the helper's thread; only one thread uses them at a time.
-    private struct UncheckedSendable<Value>: @unchecked Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
 }
 
 extension RankingHelper {

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import FTSearchTestSupport
 @testable import FTSearchKit
@@ -237,4 +238,79 @@ import FTSearchTestSupport
         #expect(reports.map(\.isIndexing) == [false, false, true])
         #expect(reports.last?.totalBytes == 5)
     }
+
+    // MARK: Reading ahead (records are read on a thread of their own, in batches)
+
+    /// Records i = 0..<count: person i, with an extra field; every `invalidEvery`th has no name.
+    private func manyPeople(_ count: Int, invalidEvery: Int) -> [[(String, JSONValue)]] {
+        (0..<count).map { i in
+            i % invalidEvery == invalidEvery - 1
+                ? [("id", .number(String(i + 1))), ("company", .string("Nameless \(i)"))]
+                : person(i + 1, "First\(i)", "Last\(i)", [("n", .number(String(i)))])
+        }
+    }
+
+    @Test func recordsAndProblemsOfManyBatchesArriveInInputOrder() throws {
+        let count = RecordReadAhead.batchSize * 5 + 17
+        var skipped: [Int] = []
+        let summary = try run(
+            manyPeople(count, invalidEvery: 97), options: ImportOptions(skipInvalid: true),
+            onSkip: { skipped.append($0.line) })
+        let invalid = (0..<count).filter { $0 % 97 == 96 }
+        #expect(skipped == invalid.map { $0 + 2 })
+        #expect(summary.skipped == invalid.count)
+        #expect(summary.inserted == [.people: count - invalid.count])
+        for i in [0, 255, 256, 700, count - 1] where !invalid.contains(i) {
+            let person = try #require(try index.find(Person.self, id: Int64(i + 1)))
+            #expect(person.firstName == "First\(i)")
+            #expect(person.lastName == "Last\(i)")
+            #expect(person.extra == [JSONMember(key: "n", value: .number(String(i)))])
+        }
+        #expect(try index.check().isEmpty)
+    }
+
+    @Test func anInvalidRecordBatchesAfterTheFirstStoresNothing() throws {
+        try run([person(nil, "Kept", "Before")])
+        let error = try #require(throws: ImportError.self) {
+            try run(manyPeople(RecordReadAhead.batchSize * 3, invalidEvery: 700))
+        }
+        #expect(error.description == "in.json:701: a person needs a first or last name")
+        #expect(try index.count(Person.self) == 1)
+        #expect(try index.names(for: "first").isEmpty)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func anInvalidRecordEndsTheImportWithoutWaitingForMoreInput()
+        throws
+    {
+        // The first record is invalid; the input then stalls (a request body whose client
+        // stopped sending). The problem reaches the importer at once, not with a full batch.
+        let input = StallingInput(first: "first_name,last_name\n,\n")
+        defer { input.release() }
+        let source = try ImportSource(name: "stalled.csv", bytes: input, format: .csv)
+        let error = try #require(throws: ImportError.self) {
+            try index.importRecords(from: [source], options: ImportOptions())
+        }
+        #expect(error.description == "stalled.csv:2: a person needs a first or last name")
+    }
+}
+
+/// Serves its first bytes, then blocks until released, then ends.
+private final class StallingInput: ByteSource, @unchecked Sendable {
+    private var first: [UInt8]?
+    private let released = DispatchSemaphore(value: 0)
+
+    init(first: String) { self.first = Array(first.utf8) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        if let bytes = first {
+            first = nil
+            buffer.copyBytes(from: bytes)
+            return bytes.count
+        }
+        released.wait()
+        released.signal()
+        return 0
+    }
+
+    func release() { released.signal() }
 }

@@ -43,11 +43,17 @@ import Testing
             }
         }
         #expect(lower > 10_000)
+        func person(_ values: [String]) -> Record {
+            Record(kind: .people, searchableValues: values)
+        }
         #expect(
-            SortCodes.code(ofColumns: [1, 0], of: ["Ann", "Lee", "Acme"])
+            SortCodes.code(ofSortNameOf: person(["Ann", "Lee", "Acme"]))
                 == SortCodes.code(ofKey: Array("lee a".utf8)))
-        #expect(SortCodes.code(ofColumns: [1, 0], of: ["Bo", "", ""]) == 0x20_626F)
-        #expect(SortCodes.code(ofColumns: [1, 0], of: ["Bo", "A\u{0}z", ""]) == 0x61_0000)
+        #expect(SortCodes.code(ofSortNameOf: person(["Bo", "", ""])) == 0x20_626F)
+        #expect(SortCodes.code(ofSortNameOf: person(["Bo", "A\u{0}z", ""])) == 0x61_0000)
+        #expect(
+            SortCodes.code(ofSortNameOf: Record(kind: .animals, searchableValues: ["Rex"]))
+                == SortCodes.code(ofKey: Array("rex".utf8)))
     }
 
     /// Every index's codes equal the records' names.
