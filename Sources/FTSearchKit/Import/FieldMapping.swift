@@ -109,8 +109,8 @@ package enum FieldMapping {
         throws(RecordValidationError) -> Record
     {
         var id: Int64?
-        var values = [String](repeating: "", count: kind.searchableFields.count)
-        var sources = [String?](repeating: nil, count: kind.searchableFields.count)
+        var values = kind.searchableFields.map { _ in "" }
+        var given = 0  // a bit per searchable field found
         var extra: [JSONMember] = []
         var createdAt: Timestamp?
         var updatedAt: Timestamp?
@@ -120,12 +120,15 @@ package enum FieldMapping {
             case .id:
                 id = try identifier(from: field.value)
             case .searchable(let index):
-                if let earlier = sources[index] {
+                guard given & (1 << index) == 0 else {
+                    let earlier = fields.first {
+                        roles.role(ofField: $0.key, in: kind) == .searchable(index)
+                    }
                     throw RecordValidationError(
-                        "fields \"\(earlier)\" and \"\(field.key)\" both give "
+                        "fields \"\(earlier?.key ?? "")\" and \"\(field.key)\" both give "
                             + "the \(kind.searchableFields[index].replacingUnderscores)")
                 }
-                sources[index] = field.key
+                given |= (1 << index)
                 values[index] = try text(of: field)
             case .createdAt:
                 createdAt = try timestamp(from: field)

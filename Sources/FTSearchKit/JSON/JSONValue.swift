@@ -95,35 +95,42 @@ extension JSONValue {
     }
 
     private static func writeQuoted(_ text: String, to output: inout [UInt8]) {
-        if needsEscaping(text) {
+        var text = text
+        let isPlain = text.withUTF8 { bytes in
+            guard !needsEscaping(bytes) else { return false }
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: bytes)
+            output.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !isPlain {
             var quoted = ""
             writeQuoted(text, to: &quoted)
             output.append(contentsOf: quoted.utf8)
-        } else {
-            output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: text.utf8)
-            output.append(UInt8(ascii: "\""))
         }
     }
 
     /// Whether `text` has a character that ``writeQuoted(_:to:)`` escapes.
     private static func needsEscaping(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
-                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                if byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
-                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
-                {
-                    return true
-                }
-                index += 1
+        return text.withUTF8(needsEscaping)
+    }
+
+    /// Whether the UTF-8 `bytes` have a character that ``writeQuoted(_:to:)`` escapes.
+    private static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
+            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+            if byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
+                && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
+            {
+                return true
             }
-            return false
+            index += 1
         }
+        return false
     }
 
     /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control

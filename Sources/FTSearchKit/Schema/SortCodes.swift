@@ -58,10 +58,19 @@ struct SortCodes {
     /// The code of `record`'s sort name: its ``SortName/columns(of:)`` joined by a space, as
     /// the key joins them.
     static func code(ofSortNameOf record: Record) -> UInt32 {
-        let values = record.searchableValues
-        return code(
-            ofKey: sortColumns[record.kind, default: []].lazy.map { values[$0].utf8 }
-                .joined(separator: [0x20]))
+        var code = Code()
+        for (position, column) in sortColumns[record.kind, default: []].enumerated() {
+            guard !code.isWhole else { break }
+            if position > 0 { code.append(0x20) }
+            var value = record.searchableValues[column]
+            value.withUTF8 { bytes in
+                for byte in bytes {
+                    guard !code.isWhole else { break }
+                    code.append(byte)
+                }
+            }
+        }
+        return max(code.value, 1)
     }
 
     /// Where each kind's sort name columns are among its searchable values.
