@@ -29,6 +29,20 @@ import FTSearchSQLite
         #expect(try index.tokenizer.tokens(in: text).map(\.text) == expected)
     }
 
+    @Test func accentFormsAreLowercasedAsStringsAre() {
+        // Every scalar of the first two blocks of the byte-wise path and past it, alone and in
+        // words, and a few a byte at a time cannot do.
+        var texts = (0x20...0x24F).compactMap(Unicode.Scalar.init).map { String($0) }
+        texts += ["ÀÉÎÕÜ", "Ærø ×÷ ßẞ", "ŁÓDŹ", "ΣΑΣ", "İstanbul", "Ǆemal", "Ab\u{301}C", "ǅ"]
+        for text in texts {
+            var lowercased: [UInt8] = [0x01]
+            Array(text.utf8).withUnsafeBytes {
+                FoldingTokenizer.appendLowercased($0, to: &lowercased)
+            }
+            #expect(lowercased == [0x01] + Array(text.lowercased().utf8), "\(text)")
+        }
+    }
+
     @Test func sourceRangesCoverTheOriginalLetters() throws {
         let tokens = try index.tokenizer.tokens(in: "Straße Ø")
         #expect(tokens.map(\.sourceRange) == [0..<7, 8..<10])
