@@ -23,6 +23,9 @@ struct JSONParser {
     private var openContainers: [OpenContainer] = []
     /// The decoded bytes of a string with escapes (reused).
     var decodedString: [UInt8] = []
+    /// How many members the last object closed had: the records of a file mostly have the
+    /// same fields, so the next object's members get that room at once, not by growing from 1.
+    private var lastObjectSize = 0
 
     init(maximumDepth: Int = JSONParser.defaultMaximumDepth) {
         precondition(maximumDepth > 0, "maximumDepth must be positive")
@@ -57,8 +60,9 @@ struct JSONParser {
                     cursor.index += 1
                     value = .object([])
                 } else {
-                    let key = try parseKey(&cursor)
-                    openContainers.append(OpenContainer(isObject: true, key: key))
+                    var object = OpenContainer(isObject: true, key: try parseKey(&cursor))
+                    object.members.reserveCapacity(lastObjectSize)
+                    openContainers.append(object)
                     continue parsing
                 }
             case JSONByte.openBracket:
@@ -90,7 +94,9 @@ struct JSONParser {
                     guard next == JSONByte.closeBrace else {
                         throw cursor.unexpected(next, expected: "',' or '}' after an object member")
                     }
-                    value = .object(openContainers.removeLast().members)
+                    let members = openContainers.removeLast().members
+                    lastObjectSize = members.count
+                    value = .object(members)
                 } else {
                     openContainers[innermost].elements.append(value)
                     if next == JSONByte.comma {
