@@ -48,11 +48,14 @@ final class RecordReadAhead: Sendable {
     /// One signal per batch handed over, and one at the end.
     private let handedOver = DispatchSemaphore(value: 0)
     /// One signal per batch taken (and one when stopped): the reading waits for one before it
-    /// hands a batch over.
-    private let room = DispatchSemaphore(value: queuedBatches)
+    /// hands a batch over. It starts at 0 and is signalled `queuedBatches` times: libdispatch
+    /// traps when a semaphore is freed below the value it was created with, as this one is
+    /// when the importer fails with batches still queued.
+    private let room = DispatchSemaphore(value: 0)
 
     /// Starts reading `sources`, which the reading thread owns from now on.
     init(reading sources: [ImportSource], options: ImportOptions, progressInterval: Int) {
+        for _ in 0..<Self.queuedBatches { room.signal() }
         let sources = UncheckedSendable(sources)
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             var batch = Filling(readAhead: self)
