@@ -66,7 +66,8 @@ struct IndexSync {
     }
 
     /// The triggers: each write tells every index, and an indexed row's size goes to each
-    /// index's ``RowSizes``.
+    /// index's ``RowSizes``. A record given another id (by another program's SQL) is taken
+    /// out of the indexes under its old id and indexed under its new one.
     var createTriggersSQL: String {
         let insert =
             (indexes.map {
@@ -82,7 +83,7 @@ struct IndexSync {
             CREATE TRIGGER \(table)_index_delete AFTER DELETE ON \(table) BEGIN
                 \(delete)
             END;
-            CREATE TRIGGER \(table)_index_update AFTER UPDATE OF \(columns) ON \(table) BEGIN
+            CREATE TRIGGER \(table)_index_update AFTER UPDATE OF id, \(columns) ON \(table) BEGIN
                 \(delete)
                 \(insert)
             END;

@@ -533,6 +533,31 @@ enum Schema {
                     """)
             try fillSortCodesForMigration12(database)
         }
+        migrator.registerMigration("Index a record again when another program changes its id") {
+            database in
+            // The index triggers fired on writes to the searchable columns only, so
+            // `UPDATE people SET id = ...` (as another program may write) left the record in
+            // the word index, and in a substring index, under its old id; the sort codes' and
+            // the change log's triggers followed it. Each kind's update trigger is made again
+            // as it is, with `id` among the columns it fires on: it holds one statement per
+            // index the database has, so its text is read rather than written out here.
+            for (table, columns) in [
+                ("people", "first_name, last_name, company"), ("animals", "name"),
+            ] {
+                let name = "\(table)_index_update"
+                guard
+                    let sql = try database.fetchText(
+                        sql: "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?1",
+                        arguments: [name])
+                else { continue }
+                try database.execute(
+                    sql: "DROP TRIGGER \(name);\n"
+                        + sql.replacing(
+                            "AFTER UPDATE OF \(columns) ON \(table)",
+                            with: "AFTER UPDATE OF id, \(columns) ON \(table)", maxReplacements: 1)
+                        + ";")
+            }
+        }
         migrator.newDatabaseSetup = createNewDatabase
         return migrator
     }()

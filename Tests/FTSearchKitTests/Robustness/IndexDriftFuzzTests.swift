@@ -1,5 +1,6 @@
 import Testing
 import FTSearchTestSupport
+import FTSearchSQLite
 
 @testable import FTSearchKit
 
@@ -26,6 +27,45 @@ import FTSearchTestSupport
             model.filter {
                 $0.value.contains { $0.split(separator: " ").contains(Substring(word)) }
             }.keys)
+    }
+
+    /// Another program may change a record's id in SQL: every index follows it (the update
+    /// triggers fired on the searchable columns only, and left the record under its old id),
+    /// in a new database, with a substring index, and in one that migration 14 brought up to
+    /// date (records written at version 13, then moved).
+    @Test(arguments: [false, true])
+    func anIDChangedInSQLMovesTheRecordInEveryIndex(migrated: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/search.db"
+        if migrated {
+            let database = try Database(path: path)
+            try database.registerSearchExtensions()
+            try Schema.migrator.prefix(13).migrate(database)
+            try database.execute(
+                sql: """
+                    INSERT INTO people(first_name, last_name, company, created_at, updated_at)
+                    VALUES ('Ann', 'Lee', 'Acme', 0, 0), ('Bo', 'Moss', 'Beta', 0, 0);
+                    INSERT INTO animals(name, created_at, updated_at) VALUES ('Rex', 0, 0);
+                    """)
+        }
+        let index = try SearchIndex(path: path)
+        if !migrated {
+            try index.importPeople([("Ann", "Lee", "Acme"), ("Bo", "Moss", "Beta")])
+            try index.importAnimals(["Rex"])
+            try index.prepareIndexes(for: .substring, of: .all)
+        }
+        try index.database.execute(sql: "UPDATE people SET id = 70 WHERE id = 1")
+        try index.database.execute(sql: "UPDATE animals SET id = 9 WHERE id = 1")
+        #expect(try index.check().isEmpty)
+        func ids(_ text: String, _ match: MatchMode = .prefix) throws -> [Int64?] {
+            try index.search(SearchRequest(text: text, match: match)).hits.map(\.record.id)
+        }
+        #expect(try ids("ann") == [70])
+        #expect(try ids("rex") == [9])
+        if !migrated {
+            #expect(try ids("nn", .substring) == [70])
+            #expect(try ids("ex", .substring) == [9])
+        }
     }
 
     @Test func randomWritesWithExtremeIDsKeepTheIndexExact() throws {

@@ -56,8 +56,9 @@ import Testing
                 == SortCodes.code(ofKey: Array("rex".utf8)))
     }
 
-    /// Every index's codes equal the records' names.
+    /// Every index's codes equal the records' names (and its indexes the records).
     private static func expectExact(_ index: SearchIndex, _ context: String) throws {
+        #expect(try index.check().isEmpty, "\(context)")
         for kind in Kind.allCases {
             #expect(try SortCodes(of: kind).isConsistent(in: index.database), "\(context), \(kind)")
         }
