@@ -143,6 +143,12 @@ package final class Statement {
         sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
+    /// Whether the 0-based column `index` of the current row is a blob (asked before its bytes
+    /// are read, which makes a number text).
+    package func isBlob(at index: Int32) -> Bool {
+        sqlite3_column_type(handle, index) == SQLITE_BLOB
+    }
+
     /// The 0-based column `index` of the current row as an integer (NULL reads as 0).
     package func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)

@@ -38,6 +38,8 @@ final class BulkWriter {
     /// Records written as new and as replacements, counted by the importer.
     var insertedCount = 0
     var updatedCount = 0
+    /// The map an import's records' sort codes were made with (``EncodedRecords``).
+    var sortCodeMap = SortCodeMap.empty
     /// Told each time a record this write gave an id moves to another one (from, to).
     var onMove: (_ from: Int64, _ to: Int64) -> Void = { _, _ in }
     private let database: Database
@@ -123,7 +125,7 @@ final class BulkWriter {
     /// Inserts `record`, or replaces the stored record with the same id.
     func write(_ record: Record) throws -> Outcome {
         var records = EncodedRecords()
-        records.append(record)
+        records.append(record, codedBy: indexing == .atFinish ? sortCodeMap : nil)
         return try write(row: 0, of: records)
     }
 

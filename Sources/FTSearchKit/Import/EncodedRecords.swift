@@ -14,7 +14,7 @@ struct EncodedRecords: Sendable {
         /// The record's own timestamps, as stored (``StoredTime``); nil for the write's time.
         var createdAt: Int64?
         var updatedAt: Int64?
-        /// The code of its sort name (``SortCodes``).
+        /// The code of its sort name (``SortCodes``), when it was encoded with a map; else 0.
         var sortCode: UInt32
         /// Its first text's place among ``EncodedRecords``' texts.
         fileprivate var firstText: Int
@@ -27,14 +27,16 @@ struct EncodedRecords: Sendable {
 
     init() {}
 
-    /// Encodes `record` as the next row.
-    mutating func append(_ record: Record) {
+    /// Encodes `record` as the next row, with the code `map` gives its sort name (none when nil:
+    /// the store API's writes leave the codes to the triggers).
+    mutating func append(_ record: Record, codedBy map: SortCodeMap?) {
         rows.append(
             Row(
                 kind: record.kind, id: record.id,
                 createdAt: record.createdAt.map(StoredTime.value(of:)),
                 updatedAt: record.updatedAt.map(StoredTime.value(of:)),
-                sortCode: SortCodes.code(ofSortNameOf: record), firstText: textEnds.count))
+                sortCode: map.map { SortCodes.code(ofSortNameOf: record, in: $0) } ?? 0,
+                firstText: textEnds.count))
         for value in record.searchableValues {
             var value = value
             value.withUTF8 { bytes.append(contentsOf: $0) }

@@ -14,11 +14,15 @@ struct Importer {
     var onProgress: (ImportProgress) -> Void = { _ in }
     /// Records between two progress reports.
     var progressInterval = 8192
+    /// How many records an import must bring, at least, to make the sort code map (see
+    /// ``SortCodes/finishImport(inserted:replacingAll:codedWith:mapMinimum:in:)``).
+    var sortCodeMapMinimum = SortCodeMap.minimumRecords
 
     private var writers: [Kind: BulkWriter] = [:]
     /// The writer of the previous record: files rarely mix kinds.
     private var lastWriter: BulkWriter?
     private var summary = ImportSummary()
+    private var sortCodeMap = SortCodeMap.empty
 
     init(database: Database, options: ImportOptions, timestamp: Timestamp) {
         self.database = database
@@ -28,8 +32,12 @@ struct Importer {
 
     /// Imports every source, all or nothing.
     mutating func run(_ sources: [ImportSource]) throws -> ImportSummary {
+        // Read before the transaction, as the reading begins before it: the finish sees when
+        // the map changed meanwhile.
+        sortCodeMap = try SortCodes.storedMap(in: database)
         let reading = RecordReadAhead(
-            reading: sources, options: options, progressInterval: progressInterval)
+            reading: sources, options: options, progressInterval: progressInterval,
+            sortCodeMap: sortCodeMap)
         defer { reading.stop() }
         try database.inTransaction(.immediate) {
             if options.replace, let kind = options.kind {
@@ -48,6 +56,11 @@ struct Importer {
                 if writer.updatedCount > 0 {
                     summary.updated[kind, default: 0] += writer.updatedCount
                 }
+            }
+            if !writers.isEmpty {
+                try SortCodes.finishImport(
+                    inserted: summary.inserted.values.reduce(0, +), replacingAll: options.replace,
+                    codedWith: sortCodeMap, mapMinimum: sortCodeMapMinimum, in: database)
             }
         }
         return summary
@@ -81,6 +94,7 @@ struct Importer {
             return writer
         }
         let writer = try BulkWriter(kind: kind, database: database, timestamp: timestamp)
+        writer.sortCodeMap = sortCodeMap
         try writer.begin(replacingAll: options.replace)
         writers[kind] = writer
         return writer

@@ -46,6 +46,8 @@ final class RecordReadAhead: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The map the records' sort codes are made with (see ``SortCodes``).
+    private let sortCodeMap: SortCodeMap
     /// One signal per batch handed over, and one at the end.
     private let handedOver = DispatchSemaphore(value: 0)
     /// One signal per batch taken (and one when stopped): the reading waits for one before it
@@ -54,8 +56,13 @@ final class RecordReadAhead: Sendable {
     /// when the importer fails with batches still queued.
     private let room = DispatchSemaphore(value: 0)
 
-    /// Starts reading `sources`, which the reading thread owns from now on.
-    init(reading sources: [ImportSource], options: ImportOptions, progressInterval: Int) {
+    /// Starts reading `sources`, which the reading thread owns from now on, coding the
+    /// records' sort names with `sortCodeMap`.
+    init(
+        reading sources: [ImportSource], options: ImportOptions, progressInterval: Int,
+        sortCodeMap: SortCodeMap
+    ) {
+        self.sortCodeMap = sortCodeMap
         for _ in 0..<Self.queuedBatches { room.signal() }
         let sources = UncheckedSendable(sources)
         DispatchQueue.global(qos: .userInitiated).async { [self] in
@@ -101,7 +108,7 @@ final class RecordReadAhead: Sendable {
 
         /// Adds `record`; false once the importer stopped.
         mutating func add(_ record: Record) -> Bool {
-            batch.records.append(record)
+            batch.records.append(record, codedBy: readAhead.sortCodeMap)
             return add(.record(row: batch.records.rows.count - 1))
         }
 

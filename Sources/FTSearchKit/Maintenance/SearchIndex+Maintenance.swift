@@ -67,8 +67,8 @@ extension SearchIndex {
                     try database.execute(sql: sync.rebuildSQL)
                 }
                 for sizes in sync.sizes { try sizes.rebuildAll(in: database) }
-                try SortCodes(of: kind).rebuildAll(in: database)
             }
+            try SortCodes.rebuildAll(in: database)
         }
     }
 

@@ -37,6 +37,7 @@ extension Schema {
         CREATE TABLE "animals" (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '', extra TEXT NOT NULL DEFAULT '{}', created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
         CREATE TABLE animals_fts_sizes (block INTEGER PRIMARY KEY, sizes BLOB NOT NULL);
         CREATE TABLE animals_sort_codes (block INTEGER PRIMARY KEY, codes BLOB NOT NULL);
+        CREATE TABLE sort_code_map (id INTEGER PRIMARY KEY, records INTEGER NOT NULL, boundaries BLOB NOT NULL);
         CREATE TABLE result_cache (
             id INTEGER PRIMARY KEY,
             key TEXT NOT NULL UNIQUE,

@@ -19,9 +19,10 @@ import FTSearchSQLite
 ///   them (see ``IndexSync``, ``FullTextIndex``, ``IndexBuilder``).
 /// - `people_fts_sizes` and `animals_fts_sizes` keep each word-indexed row's token count in a
 ///   byte (see ``RowSizes``).
-/// - `people_sort_codes` and `animals_sort_codes` keep the first three bytes of each record's
-///   sort name, folded, so that big groups of equal scores are ordered by name without reading
-///   every name (see ``SortCodes``).
+/// - `people_sort_codes` and `animals_sort_codes` keep a three-byte code of each record's sort
+///   name, so that big groups of equal scores are ordered by name without reading every name
+///   (see ``SortCodes``); `sort_code_map` the boundaries the codes are made with, once the
+///   records are many (see ``SortCodeMap``).
 /// - `vocabulary_cache` keeps each word index's vocabulary for typo-tolerant matching (see
 ///   ``Vocabulary``), `result_cache` the rankings of expensive searches (see ``ResultCache``).
 /// - `history` holds one row per normalized search; `people_vocabulary` and
@@ -557,6 +558,41 @@ enum Schema {
                             with: "AFTER UPDATE OF id, \(columns) ON \(table)", maxReplacements: 1)
                         + ";")
             }
+        }
+        migrator.registerMigration(
+            "Code sort names by where they fall among boundaries sampled from the records, so that one last name's many people get many codes"
+        ) { database in
+            // The first three bytes of a sort name cannot tell apart the people of one last
+            // name, or any two whose last names begin alike: a three-letter search's equal
+            // scores read every one of their names. The database's map (see SortCodeMap) is
+            // made with the codes when the records are many; the triggers now code each row
+            // with the map (none yet, which codes as before, so the codes stay as they are).
+            try database.execute(
+                sql: """
+                    CREATE TABLE sort_code_map (id INTEGER PRIMARY KEY, records INTEGER NOT NULL, boundaries BLOB NOT NULL);
+                    DROP TRIGGER people_sort_code_insert;
+                    DROP TRIGGER people_sort_code_update;
+                    CREATE TRIGGER people_sort_code_insert AFTER INSERT ON people BEGIN
+                        INSERT INTO people_sort_codes(block, codes) SELECT new.id >> 9, zeroblob(1536) WHERE NOT EXISTS (SELECT 1 FROM people_sort_codes WHERE block = new.id >> 9);
+                        UPDATE people_sort_codes SET codes = CAST(substr(codes, 1, (new.id & 511) * 3) || ftsearch_sort_code(new.last_name || ' ' || new.first_name, (SELECT id FROM sort_code_map)) || substr(codes, (new.id & 511) * 3 + 4) AS BLOB) WHERE block = new.id >> 9;
+                    END;
+                    CREATE TRIGGER people_sort_code_update AFTER UPDATE OF id, last_name, first_name ON people BEGIN
+                        UPDATE people_sort_codes SET codes = CAST(substr(codes, 1, (old.id & 511) * 3) || X'000000' || substr(codes, (old.id & 511) * 3 + 4) AS BLOB) WHERE block = old.id >> 9 AND old.id <> new.id;
+                        INSERT INTO people_sort_codes(block, codes) SELECT new.id >> 9, zeroblob(1536) WHERE NOT EXISTS (SELECT 1 FROM people_sort_codes WHERE block = new.id >> 9);
+                        UPDATE people_sort_codes SET codes = CAST(substr(codes, 1, (new.id & 511) * 3) || ftsearch_sort_code(new.last_name || ' ' || new.first_name, (SELECT id FROM sort_code_map)) || substr(codes, (new.id & 511) * 3 + 4) AS BLOB) WHERE block = new.id >> 9;
+                    END;
+                    DROP TRIGGER animals_sort_code_insert;
+                    DROP TRIGGER animals_sort_code_update;
+                    CREATE TRIGGER animals_sort_code_insert AFTER INSERT ON animals BEGIN
+                        INSERT INTO animals_sort_codes(block, codes) SELECT new.id >> 9, zeroblob(1536) WHERE NOT EXISTS (SELECT 1 FROM animals_sort_codes WHERE block = new.id >> 9);
+                        UPDATE animals_sort_codes SET codes = CAST(substr(codes, 1, (new.id & 511) * 3) || ftsearch_sort_code(new.name, (SELECT id FROM sort_code_map)) || substr(codes, (new.id & 511) * 3 + 4) AS BLOB) WHERE block = new.id >> 9;
+                    END;
+                    CREATE TRIGGER animals_sort_code_update AFTER UPDATE OF id, name ON animals BEGIN
+                        UPDATE animals_sort_codes SET codes = CAST(substr(codes, 1, (old.id & 511) * 3) || X'000000' || substr(codes, (old.id & 511) * 3 + 4) AS BLOB) WHERE block = old.id >> 9 AND old.id <> new.id;
+                        INSERT INTO animals_sort_codes(block, codes) SELECT new.id >> 9, zeroblob(1536) WHERE NOT EXISTS (SELECT 1 FROM animals_sort_codes WHERE block = new.id >> 9);
+                        UPDATE animals_sort_codes SET codes = CAST(substr(codes, 1, (new.id & 511) * 3) || ftsearch_sort_code(new.name, (SELECT id FROM sort_code_map)) || substr(codes, (new.id & 511) * 3 + 4) AS BLOB) WHERE block = new.id >> 9;
+                    END;
+                    """)
         }
         migrator.newDatabaseSetup = createNewDatabase
         return migrator

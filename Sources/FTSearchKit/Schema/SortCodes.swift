@@ -1,22 +1,27 @@
 import CSQLite
 import FTSearchSQLite
 
-/// The first three bytes of every record's sort key (see ``SortName``), folded as NOCASE folds
-/// them, in a ``RowBlocks`` table of 512 rows a block, two blocks a page (`people_sort_codes`,
+/// A three-byte code of every record's sort key (see ``SortName``) that orders as the key
+/// does, in a ``RowBlocks`` table of 512 rows a block, two blocks a page (`people_sort_codes`,
 /// `animals_sort_codes`, migration 12): ordering a big group of equal scores reads a code from
 /// a block for each row instead of a b-tree seek into the records, and reads the whole keys of
-/// only the few rows the codes cannot place (see ``SortCodeTable``).
+/// only the few rows the codes cannot place (see ``SortCodeTable``). A code is the key's first
+/// three folded bytes, or, once the database has a ``SortCodeMap`` (many records, migration
+/// 15), where the key falls among boundaries sampled from the records: one map for every
+/// kind, since a ranking compares the codes of people with those of animals.
 ///
 /// A code orders as its key does: when one row's code is below another's, its key sorts first
-/// (``code(ofKey:)``); equal codes tell nothing. A record's code is never zero: zero marks an id
-/// with no record (never used, deleted, or moved away), so the table also tells which records
-/// exist, and listing everything in name order reads it alone (see ``everyRecord(in:)``;
-/// migration 13, which dropped the sort-name indexes). A code is not a rank, so a write changes
-/// only its own row's. Triggers of their own (beside the index triggers) write the code of each
-/// row inserted or renamed, with the `ftsearch_sort_code` SQL function, and zero the code of a
-/// row deleted or moved to another id; imports, which drop them, write the codes of the records
-/// they store (``Pending``); `check` compares every record's code with its key and counts the
-/// codes against the records, and `rebuild` makes the table again.
+/// (``SortCodeMap/code(ofFolded:)``); equal codes tell nothing. A record's code is never zero:
+/// zero marks an id with no record (never used, deleted, or moved away), so the table also
+/// tells which records exist, and listing everything in name order reads it alone (see
+/// ``everyRecord(in:)``; migration 13, which dropped the sort-name indexes). A code is not a
+/// rank, so a write changes only its own row's. Triggers of their own (beside the index
+/// triggers) write the code of each row inserted or renamed, with the `ftsearch_sort_code`
+/// SQL function and the map, and zero the code of a row deleted or moved to another id;
+/// imports, which drop them, write the codes of the records they store (``Pending``), and may
+/// make the map and every code again (``rebuildAll(in:mapMinimum:)``); `check` compares every
+/// record's code with its key and counts the codes against the records, and `rebuild` makes
+/// the map and the table again.
 struct SortCodes {
     let kind: Kind
 
@@ -37,40 +42,31 @@ struct SortCodes {
     /// The bytes of a code.
     static let length = 3
 
-    /// The code of a sort key: its first ``length`` bytes with ASCII letters in lower case, up
-    /// to a NUL byte, then zeros, read as a big-endian number; 1 for a key whose bytes give 0
-    /// (an empty key, or one that begins with NUL), since 0 marks an id with no record.
-    ///
-    /// Why a lower code sorts first: at the first byte where two codes differ, either both keys
-    /// have a byte there other than NUL, and NOCASE compares those; or the lower code's key
-    /// ends there (it is shorter, and sorts first) or has a NUL there, where NOCASE stops and
-    /// compares NUL with the other key's byte. Every byte before is equal and not NUL. No key's
-    /// bytes give 1 (after a NUL come only zeros), and every other key's code is above it.
-    static func code(ofKey key: some Sequence<UInt8>) -> UInt32 {
-        var code = Code()
-        for byte in key {
-            guard !code.isWhole else { break }
-            code.append(byte)
-        }
-        return max(code.value, 1)
-    }
-
-    /// The code of `record`'s sort name: its ``SortName/columns(of:)`` joined by a space, as
-    /// the key joins them.
-    static func code(ofSortNameOf record: Record) -> UInt32 {
-        var code = Code()
-        for (position, column) in sortColumns[record.kind, default: []].enumerated() {
-            guard !code.isWhole else { break }
-            if position > 0 { code.append(0x20) }
-            var value = record.searchableValues[column]
-            value.withUTF8 { bytes in
-                for byte in bytes {
-                    guard !code.isWhole else { break }
-                    code.append(byte)
+    /// The code `map` gives `record`'s sort name: its ``SortName/columns(of:)`` joined by a
+    /// space, as the key joins them.
+    static func code(ofSortNameOf record: Record, in map: SortCodeMap) -> UInt32 {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SortCodeMap.keyLength) { key in
+            // The key's folded bytes, up to a NUL or as many as a code depends on.
+            var count = 0
+            var hasEnded = false
+            func append(_ byte: UInt8) {
+                guard !hasEnded else { return }
+                guard count < key.count, byte != 0 else {
+                    hasEnded = true
+                    return
+                }
+                key[count] = SortName.lowercased(byte)
+                count += 1
+            }
+            for (position, column) in sortColumns[record.kind, default: []].enumerated() {
+                if position > 0 { append(0x20) }
+                var value = record.searchableValues[column]
+                value.withUTF8 { bytes in
+                    for byte in bytes where !hasEnded { append(byte) }
                 }
             }
+            return map.code(ofFolded: UnsafeBufferPointer(rebasing: key[..<count]))
         }
-        return max(code.value, 1)
     }
 
     /// Where each kind's sort name columns are among its searchable values.
@@ -82,62 +78,95 @@ struct SortCodes {
             )
         })
 
-    /// A code made a byte at a time.
-    private struct Code {
-        private var bits: UInt32 = 0
-        private var count = 0
-        private var hasEnded = false
-
-        var isWhole: Bool { count == length }
-
-        /// The code of the bytes appended (zeros after them).
-        var value: UInt32 { bits << (8 * UInt32(length - count)) }
-
-        mutating func append(_ byte: UInt8) {
-            let byte = hasEnded ? 0 : SortName.lowercased(byte)
-            hasEnded = byte == 0
-            bits = bits << 8 | UInt32(byte)
-            count += 1
-        }
-    }
-
-    /// The name of the SQL function the triggers call: `ftsearch_sort_code(key)`, the code of a
-    /// text as ``length`` bytes (see ``bytes(of:)``).
+    /// The name of the SQL function the triggers call: `ftsearch_sort_code(key, map)`, the code
+    /// of a text as ``length`` bytes (see ``bytes(of:)``) by the ``SortCodeMap`` of id `map`
+    /// (the empty map when NULL); `ftsearch_sort_code(key)`, as migrations 12 and 13 call it,
+    /// by the empty map.
     static let functionName = "ftsearch_sort_code"
 
     /// The code of a sort name that is not text (an animal's name another program wrote as a
-    /// blob), which SQLite sorts after every text: the highest, which only a text beginning
-    /// with three 0xFF bytes shares (equal codes tell nothing).
+    /// blob), which SQLite sorts after every text: the highest, which only a text coded
+    /// 0xFFFFFF shares (equal codes tell nothing).
     static let ofNonText: UInt32 = 0xFF_FFFF
 
-    /// Registers ``functionName`` on `database` (deterministic and innocuous, so that triggers
-    /// may call it).
+    /// Registers ``functionName`` on `database`, with one argument and with two
+    /// (deterministic, since a map's id names one map, and innocuous, so that triggers may
+    /// call it). With two, it reads the map of that id from `sort_code_map` on the
+    /// connection it runs on, once until the id changes; a map that is not there or cannot
+    /// be read is an `SQLITE_CORRUPT` error.
     ///
-    /// Migrations 12 and 13 fill the codes with it, so a change to what it gives is a change
-    /// those migrations ship only with a later migration that fills the codes again, as 13 did
-    /// when an empty name's code became 1 and a blob's ``ofNonText``.
+    /// Migrations 12 and 13 fill the codes with the one-argument form, so a change to what it
+    /// gives is a change those migrations ship only with a later migration that fills the
+    /// codes again, as 13 did when an empty name's code became 1 and a blob's ``ofNonText``.
     static func registerFunction(on database: Database) throws(SQLiteError) {
-        let result = sqlite3_create_function_v2(
-            database.handle, functionName, 1,
-            SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil,
-            { context, _, values in
-                guard let context, let value = values?[0] else { return }
-                // Asked before the text is read, which makes the value text.
-                let isBlob = sqlite3_value_type(value) == SQLITE_BLOB
-                let text = sqlite3_value_text(value)
-                let count = Int(sqlite3_value_bytes(value))
-                let key = UnsafeBufferPointer(start: text, count: text == nil ? 0 : count)
-                let code = SortCodes.bytes(
-                    of: isBlob ? SortCodes.ofNonText : SortCodes.code(ofKey: key))
-                sqlite3_result_blob(context, code, Int32(code.count), csqlite_transient())
-            }, nil, nil, nil)
-        guard result == SQLITE_OK else {
-            throw SQLiteError(connection: database.handle, code: result)
+        for arguments: Int32 in [1, 2] {
+            let result = sqlite3_create_function_v2(
+                database.handle, functionName, arguments,
+                SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                Unmanaged.passRetained(KeptMap()).toOpaque(),
+                { context, count, values in
+                    guard let context, let values, let value = values[0] else { return }
+                    let kept = Unmanaged<KeptMap>.fromOpaque(sqlite3_user_data(context))
+                        .takeUnretainedValue()
+                    var map = SortCodeMap.empty
+                    if count == 2, let id = values[1], sqlite3_value_type(id) != SQLITE_NULL {
+                        let id = sqlite3_value_int64(id)
+                        guard let found = kept.map(id, on: sqlite3_context_db_handle(context))
+                        else {
+                            sqlite3_result_error(context, SortCodeMap.damagedMessage, -1)
+                            sqlite3_result_error_code(context, SQLITE_CORRUPT)
+                            return
+                        }
+                        map = found
+                    }
+                    // Asked before the text is read, which makes the value text.
+                    let isBlob = sqlite3_value_type(value) == SQLITE_BLOB
+                    let text = sqlite3_value_text(value)
+                    let count = Int(sqlite3_value_bytes(value))
+                    let key = UnsafeBufferPointer(start: text, count: text == nil ? 0 : count)
+                    let code = SortCodes.bytes(
+                        of: isBlob ? SortCodes.ofNonText : map.code(ofKey: key))
+                    sqlite3_result_blob(context, code, Int32(code.count), csqlite_transient())
+                }, nil, nil,
+                { kept in kept.map { Unmanaged<KeptMap>.fromOpaque($0).release() } })
+            guard result == SQLITE_OK else {
+                throw SQLiteError(connection: database.handle, code: result)
+            }
+        }
+    }
+
+    /// The map a connection's ``functionName`` read last.
+    private final class KeptMap {
+        private var map = SortCodeMap.empty
+
+        /// The map of id `id`, read from `sort_code_map` on `connection` when it is not the
+        /// one kept; nil when it is not there or cannot be read.
+        func map(_ id: Int64, on connection: OpaquePointer?) -> SortCodeMap? {
+            if map.id == id { return map }
+            var statement: OpaquePointer?
+            defer { sqlite3_finalize(statement) }
+            guard
+                sqlite3_prepare_v2(
+                    connection, "SELECT records, boundaries FROM sort_code_map WHERE id = ?1", -1,
+                    &statement, nil) == SQLITE_OK,
+                sqlite3_bind_int64(statement, 1, id) == SQLITE_OK,
+                sqlite3_step(statement) == SQLITE_ROW
+            else { return nil }
+            let count = Int(sqlite3_column_bytes(statement, 1))
+            let bytes = sqlite3_column_blob(statement, 1)?.assumingMemoryBound(to: UInt8.self)
+            guard
+                let found = SortCodeMap(
+                    id: id, records: Int(sqlite3_column_int64(statement, 0)),
+                    encoded: UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : count)),
+                found.id == id
+            else { return nil }
+            map = found
+            return found
         }
     }
 
     /// The triggers writing the code of each record inserted or renamed, and zeroing the code
-    /// of each record deleted or moved to another id (as migrations 12 and 13 created them;
+    /// of each record deleted or moved to another id (as migrations 12, 13 and 15 created them;
     /// dropped and restored by ``BulkWriter`` with the index triggers).
     var createTriggersSQL: String {
         let (rows, shift) = (blocks.rowsPerBlock, blocks.blockShift)
@@ -150,7 +179,7 @@ struct SortCodes {
         let zero = "X'" + String(repeating: "00", count: Self.length) + "'"
         let write = """
             INSERT INTO \(table)(block, codes) SELECT new.id >> \(shift), zeroblob(\(blocks.blockBytes)) WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE block = new.id >> \(shift));
-                \(update("new", to: "\(Self.functionName)(\(SortName.sql(of: kind, table: "new")))"));
+                \(update("new", to: "\(Self.functionName)(\(SortName.sql(of: kind, table: "new")), \(mapIDSQL))"));
             """
         let columns = (["id"] + SortName.columns(of: kind)).joined(separator: ", ")
         return """
@@ -175,10 +204,8 @@ struct SortCodes {
         """
     }
 
-    /// The codes of the records, read with the SQL function, by id.
-    private var codesSQL: String {
-        "SELECT id, \(Self.functionName)(\(SortName.sql(of: kind))) FROM \(kind.tableName) ORDER BY id"
-    }
+    /// The id of the map, or NULL.
+    private var mapIDSQL: String { "(SELECT id FROM sort_code_map)" }
 
     /// A code's bytes, most significant first, as the table and the SQL function hold it.
     static func bytes(of code: UInt32) -> [UInt8] {
@@ -199,32 +226,122 @@ struct SortCodes {
         bytes.count == length ? bytes.reduce(0) { $0 << 8 | UInt32($1) } : nil
     }
 
-    /// Makes the whole table again from the records.
-    func rebuildAll(in database: Database) throws {
-        try database.execute(sql: blocks.deleteAllSQL)
-        var pending = Pending(blocks: blocks)
-        try database.makeStatement(sql: codesSQL).forEachRow { row in
-            pending.set(Self.code(ofBytes: row.bytes(at: 1)) ?? 0, ofRow: row.int64(at: 0))
+    /// The database's map, ``SortCodeMap/empty`` when it has none.
+    ///
+    /// - Throws: An `SQLITE_CORRUPT` ``SQLiteError`` when the map stored cannot be read.
+    static func storedMap(in database: Database) throws -> SortCodeMap {
+        let row = try database.cachedStatement(
+            sql: "SELECT id, records, boundaries FROM sort_code_map"
+        ).firstRow { ($0.int64(at: 0), $0.int(at: 1), $0.bytes(at: 2)) }
+        guard let (id, records, encoded) = row else { return .empty }
+        guard let map = SortCodeMap(id: id, records: records, encoded: encoded), map.id == id else {
+            throw SQLiteError(
+                extendedResultCode: SQLITE_CORRUPT, message: SortCodeMap.damagedMessage)
         }
-        try pending.write(in: database)
+        return map
+    }
+
+    /// Makes the map (when the records of every kind are `mapMinimum` or more) and every
+    /// kind's codes again from the records, in two passes over them: one samples their keys
+    /// (memory stays flat however many there are), the other codes them.
+    static func rebuildAll(in database: Database, mapMinimum: Int = SortCodeMap.minimumRecords)
+        throws
+    {
+        let kinds = Kind.allCases.map(SortCodes.init(of:))
+        var sample = SortCodeMap.KeySample()
+        for codes in kinds {
+            try codes.forEachFoldedKey(in: database) { _, key, isText in
+                sample.append(folded: isText ? key : UnsafeBufferPointer(start: nil, count: 0))
+            }
+        }
+        let map =
+            sample.records >= mapMinimum
+            ? SortCodeMap(sampling: sample, id: .random(in: 1...Int64.max)) : .empty
+        try database.execute(sql: "DELETE FROM sort_code_map")
+        if !map.isEmpty {
+            try database.execute(
+                sql: "INSERT INTO sort_code_map(id, records, boundaries) VALUES (?1, ?2, ?3)",
+                arguments: [map.id, map.records, map.encoded])
+        }
+        for codes in kinds {
+            try database.execute(sql: codes.blocks.deleteAllSQL)
+            var pending = Pending(blocks: codes.blocks)
+            try codes.forEachFoldedKey(in: database) { id, key, isText in
+                pending.set(isText ? map.code(ofFolded: key) : ofNonText, ofRow: id)
+            }
+            try pending.write(in: database)
+        }
+    }
+
+    /// After an import wrote its records' codes, made with `used`: makes the map and every
+    /// code again when the import brought `mapMinimum` records or more and three times the
+    /// records of the map (every record's, when it replaced them all), or when the map is not
+    /// `used` (another process made it again after the import read it).
+    static func finishImport(
+        inserted: Int, replacingAll: Bool, codedWith used: SortCodeMap, mapMinimum: Int,
+        in database: Database
+    ) throws {
+        let map = try storedMap(in: database)
+        let mapRecords = replacingAll ? 0 : map.records
+        if map.id != used.id || inserted >= max(mapMinimum, 3 * mapRecords) {
+            try rebuildAll(in: database, mapMinimum: mapMinimum)
+        }
     }
 
     /// Whether every record's code is the one its sort key gives, and no id without a record
     /// has a code.
     func isConsistent(in database: Database) throws -> Bool {
         try database.readingOneVersion {
+            guard let map = try? Self.storedMap(in: database) else { return false }
             let reader = RowBlockReader(database: database, blocks: blocks, keepsBlocks: false)
             defer { reader.close() }
             var isConsistent = true
             var records = 0
-            try database.makeStatement(sql: codesSQL).forEachRow { row in
-                let code = Self.code(ofBytes: row.bytes(at: 1))
-                if code == nil || reader.code(ofRow: row.int64(at: 0)) != code {
-                    isConsistent = false
-                }
+            try forEachFoldedKey(in: database) { id, key, isText in
+                let code = isText ? map.code(ofFolded: key) : Self.ofNonText
+                if reader.code(ofRow: id) != code { isConsistent = false }
                 records += 1
             }
             return try isConsistent && everyRecord(in: database).count == records
+        }
+    }
+
+    /// Calls `body` with every record's id and the first ``SortCodeMap/keyLength`` folded
+    /// bytes of its sort key (see ``SortCodeMap/folded(_:)``), and whether the key is text, in
+    /// id order. The columns are read apart and joined here: SQLite's `||` makes a new text a
+    /// row. A key of columns joined is text, as `||` makes it, whatever they hold.
+    private func forEachFoldedKey(
+        in database: Database,
+        _ body: (_ id: Int64, _ key: UnsafeBufferPointer<UInt8>, _ isText: Bool) throws -> Void
+    ) throws {
+        let columns = SortName.columns(of: kind)
+        var key = [UInt8](repeating: 0, count: SortCodeMap.keyLength)
+        try database.makeStatement(
+            sql: "SELECT id, \(columns.joined(separator: ", ")) FROM \(kind.tableName) ORDER BY id"
+        ).forEachRow { row in
+            let isText = columns.count > 1 || !row.isBlob(at: 1)
+            try key.withUnsafeMutableBufferPointer { key in
+                var count = 0
+                var hasEnded = false
+                for column in columns.indices where !hasEnded {
+                    if column > 0 {
+                        key[count] = 0x20
+                        count += 1
+                    }
+                    row.withBytes(at: Int32(column + 1)) { bytes in
+                        for byte in bytes {
+                            guard count < key.count, byte != 0 else {
+                                hasEnded = true
+                                return
+                            }
+                            key[count] = SortName.lowercased(byte)
+                            count += 1
+                        }
+                    }
+                    hasEnded = hasEnded || count == key.count
+                }
+                try body(row.int64(at: 0), UnsafeBufferPointer(rebasing: key[..<count]), isText)
+            }
         }
     }
 

@@ -191,7 +191,7 @@ struct SortCodeTable {
     /// all: those whose (group, code) lies between those of the rows at the first and the last
     /// position, ties included. A row whose (group, code) is below the first's comes before
     /// every row from the first on, since a lower code sorts first (see
-    /// ``SortCodes/code(ofKey:)``); one above the last's after every row up to the last.
+    /// ``SortCodeMap/code(ofFolded:)``); one above the last's after every row up to the last.
     private func narrowed(to window: Range<Int>) -> (rows: [Row], before: Int) {
         var rows = self.rows
         let (first, last) = rows.withUnsafeMutableBufferPointer { rows in

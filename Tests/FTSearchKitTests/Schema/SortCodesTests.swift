@@ -13,27 +13,126 @@ import Testing
     /// two between the upper and the lower case ones (`[`, `_`: a code folded to upper case
     /// would put `A_` after `AA`). Each pair whose codes differ is compared by SQLite itself.
     @Test func aLowerCodeSortsFirstAndSQLAgrees() throws {
-        let database = try Database(path: ":memory:")
-        try database.registerSearchExtensions()
-        let sql = try database.makeStatement(sql: "SELECT ftsearch_sort_code(CAST(?1 AS TEXT))")
-        let noCase = try database.makeStatement(
-            sql: "SELECT CAST(?1 AS TEXT) < CAST(?2 AS TEXT) COLLATE NOCASE")
         var random = SeededGenerator(seed: TestSettings.seed)
+        let keys = Self.randomKeys(400, using: &random)
+        let lower = try Self.expectCodesOrderAsKeys(keys, by: .empty)
+        #expect(lower > 10_000)
+        func person(_ values: [String]) -> Record {
+            Record(kind: .people, searchableValues: values)
+        }
+        func code(_ record: Record) -> UInt32 { SortCodes.code(ofSortNameOf: record, in: .empty) }
+        #expect(
+            code(person(["Ann", "Lee", "Acme"]))
+                == SortCodeMap.empty.code(ofKey: Array("lee a".utf8)))
+        #expect(code(person(["Bo", "", ""])) == 0x20_626F)
+        #expect(code(person(["Bo", "A\u{0}z", ""])) == 0x61_0000)
+        #expect(
+            code(Record(kind: .animals, searchableValues: ["Rex"]))
+                == SortCodeMap.empty.code(ofKey: Array("rex".utf8)))
+    }
+
+    /// Codes made with maps of every size (two bytes kept after the bucket with fewer than 256
+    /// boundaries, one with more) order as the keys do, from Swift and from SQL, for keys the
+    /// maps were made from and keys they were not; a record's code is its joined key's.
+    @Test(arguments: [80, 400, 3000])
+    func aMapsCodesOrderAsTheKeysDo(sampled: Int) throws {
+        var random = SeededGenerator(seed: TestSettings.seed("SortCodesTests", sampled))
+        var keys = SortCodeMap.KeySample()
+        for key in Self.randomKeys(sampled, using: &random) {
+            SortCodeMap.folded(key).withUnsafeBufferPointer { keys.append(folded: $0) }
+        }
+        let map = SortCodeMap(sampling: keys, id: 42)
+        #expect(map.boundaryCount > sampled / 16, "\(map.boundaryCount) boundaries")
+        #expect(SortCodeMap(id: 42, records: sampled, encoded: map.encoded) == map)
+        let lower = try Self.expectCodesOrderAsKeys(Self.randomKeys(300, using: &random), by: map)
+        #expect(lower > 10_000)
+        #expect(
+            SortCodes.code(
+                ofSortNameOf: Record(kind: .people, searchableValues: ["A", "Bé", ""]), in: map)
+                == map.code(ofKey: Array("bé a".utf8)))
+    }
+
+    /// A full sample keeps every second key it holds, so that it stays even: of 100 keys,
+    /// a sample of 8 keeps every sixteenth.
+    @Test func aFullSampleDropsEverySecondKey() {
+        var sample = SortCodeMap.KeySample(capacity: 8)
+        for number in 0..<100 {
+            Array(String(number).utf8).withUnsafeBufferPointer { sample.append(folded: $0) }
+        }
+        #expect(sample.records == 100)
+        let kept = sample.withKeys { key in
+            (0..<sample.count).map { String(decoding: key($0), as: UTF8.self) }
+        }
+        #expect(kept == ["0", "16", "32", "48", "64", "80", "96"])
+    }
+
+    /// A stored map that cannot be read is a damaged database: an error, never a crash.
+    @Test func aDamagedMapIsAnErrorAndRebuildMendsIt() throws {
+        #expect(SortCodeMap(id: 1, records: 9, encoded: [1, 0, 2, 0x61]) == nil, "cut short")
+        #expect(SortCodeMap(id: 1, records: 9, encoded: [1, 0, 1, 0x62, 0, 1, 0x61]) == nil)
+        #expect(SortCodeMap(id: 1, records: 9, encoded: [1, 0, 1, 0x41]) == nil, "not folded")
+        #expect(SortCodeMap(id: 1, records: 9, encoded: [2, 0, 1, 0x61]) == nil, "format")
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        try index.importPeople((0..<300).map { ("Ann \($0)", "Lee", "") })
+        try index.database.inTransaction {
+            try SortCodes.rebuildAll(in: index.database, mapMinimum: 1)
+        }
+        #expect(try index.check().isEmpty)
+        try index.database.execute(sql: "UPDATE sort_code_map SET boundaries = X'01000141'")
+        #expect(
+            try index.check() == [
+                .sortCodesMismatch(table: "people_sort_codes", records: "people"),
+                .sortCodesMismatch(table: "animals_sort_codes", records: "animals"),
+            ])
+        let error = try #require(throws: SQLiteError.self) {
+            try index.insert(Person(firstName: "Bo", lastName: "Lee", company: ""))
+        }
+        #expect(error.code == .corrupt && error.message.contains("ftsearch rebuild"))
+        #expect(throws: SQLiteError.self) { try index.importPeople([("Bo", "Lee", "")]) }
+        try index.rebuild()
+        #expect(try index.check().isEmpty)
+        try index.insert(Person(firstName: "Bo", lastName: "Lee", company: ""))
+        #expect(try index.check().isEmpty)
+    }
+
+    /// Random keys of up to six bytes from the alphabet above.
+    private static func randomKeys(_ count: Int, using random: inout SeededGenerator) -> [[UInt8]] {
         let alphabet: [UInt8] = [
             0x61, 0x41, 0x62, 0x42, 0x7A, 0x5A, 0x20, 0x00, 0xC3, 0xA9, 0x2D, 0x5B, 0x5F,
         ]
-        let keys = (0..<400).map { _ in
+        return (0..<count).map { _ in
             (0..<Int.random(in: 0...6, using: &random)).map { _ in
                 alphabet.randomElement(using: &random)!
             }
         }
+    }
+
+    /// Expects every pair of `keys` whose codes by `map` differ to sort as the codes do, by
+    /// ``SortName`` and by SQLite (for the map stored in a database, by the SQL function);
+    /// returns how many pairs that was.
+    private static func expectCodesOrderAsKeys(_ keys: [[UInt8]], by map: SortCodeMap) throws
+        -> Int
+    {
+        let database = try Database(path: ":memory:")
+        try database.registerSearchExtensions()
+        try Schema.migrator.migrate(database)
+        try database.execute(
+            sql: "INSERT INTO sort_code_map(id, records, boundaries) VALUES (?1, ?2, ?3)",
+            arguments: [map.id, map.records, map.encoded])
+        let sql = try database.makeStatement(
+            sql: "SELECT ftsearch_sort_code(CAST(?1 AS TEXT), ?2)")
+        let noCase = try database.makeStatement(
+            sql: "SELECT CAST(?1 AS TEXT) < CAST(?2 AS TEXT) COLLATE NOCASE")
         var lower = 0
         for a in keys {
-            let code = SortCodes.code(ofKey: a)
-            let fromSQL = try sql.firstRow([DatabaseValue.blob(a)]) { $0.bytes(at: 0) }
+            let code = map.code(ofKey: a)
+            let fromSQL = try sql.firstRow([DatabaseValue.blob(a), map.isEmpty ? nil : map.id]) {
+                $0.bytes(at: 0)
+            }
             #expect(fromSQL == SortCodes.bytes(of: code), "\(a)")
             #expect(SortCodes.code(ofBytes: SortCodes.bytes(of: code)) == code)
-            for b in keys where code < SortCodes.code(ofKey: b) {
+            for b in keys where code < map.code(ofKey: b) {
                 lower += 1
                 #expect(SortName.compare(a, b) < 0, "\(a) has a lower code than \(b)")
                 let sqlite = try noCase.firstRow([DatabaseValue.blob(a), .blob(b)]) {
@@ -42,18 +141,7 @@ import Testing
                 #expect(sqlite == 1, "\(a) has a lower code than \(b)")
             }
         }
-        #expect(lower > 10_000)
-        func person(_ values: [String]) -> Record {
-            Record(kind: .people, searchableValues: values)
-        }
-        #expect(
-            SortCodes.code(ofSortNameOf: person(["Ann", "Lee", "Acme"]))
-                == SortCodes.code(ofKey: Array("lee a".utf8)))
-        #expect(SortCodes.code(ofSortNameOf: person(["Bo", "", ""])) == 0x20_626F)
-        #expect(SortCodes.code(ofSortNameOf: person(["Bo", "A\u{0}z", ""])) == 0x61_0000)
-        #expect(
-            SortCodes.code(ofSortNameOf: Record(kind: .animals, searchableValues: ["Rex"]))
-                == SortCodes.code(ofKey: Array("rex".utf8)))
+        return lower
     }
 
     /// Every index's codes equal the records' names (and its indexes the records).
@@ -77,8 +165,11 @@ import Testing
             options: ImportOptions(replace: replace))
     }
 
-    @Test func everyKindOfWriteKeepsTheCodesExact() throws {
-        let seed = TestSettings.seed("SortCodesTests", 0)
+    /// With and without a map (see ``SortCodeMap``): imports code their records on the reading
+    /// thread with it, the triggers with the SQL function.
+    @Test(arguments: [false, true])
+    func everyKindOfWriteKeepsTheCodesExact(withMap: Bool) throws {
+        let seed = TestSettings.seed("SortCodesTests", withMap ? 1 : 0)
         var random = SeededGenerator(seed: seed)
         let directory = try TemporaryDirectory()
         let index = try SearchIndex.temporary(in: directory)
@@ -99,6 +190,12 @@ import Testing
                 let name = name()
                 return name.isEmpty ? "Rex" : name
             })
+        if withMap {
+            try index.database.inTransaction {
+                try SortCodes.rebuildAll(in: index.database, mapMinimum: 1)
+            }
+            #expect(try !SortCodes.storedMap(in: index.database).isEmpty)
+        }
         try Self.expectExact(index, "seed \(seed), after the first imports")
         // A record naming an id this import gave another moves that one to a new id.
         try Self.importPeople([(nil, "Moved", "Away"), (1501, "Takes", "Place")], into: index)
@@ -179,6 +276,64 @@ import Testing
         }
     }
 
+    /// An import that brings the minimum or more, and three times the records of the map
+    /// before, makes the map and every code again; a map another connection made after the
+    /// import read its map has every code made again too.
+    @Test func bigImportsMakeTheMapAgain() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        let codes = SortCodes(of: .people)
+        func run(_ count: Int, from first: Int = 0) throws {
+            var importer = Importer(
+                database: index.database, options: ImportOptions(), timestamp: Timestamp.now())
+            importer.sortCodeMapMinimum = 1000
+            _ = try importer.run([
+                ImportSource(
+                    path: "people.json",
+                    reader: RecordList(
+                        fields: (first..<first + count).map { number in
+                            [
+                                ("first_name", .string("Ann \(number)")),
+                                ("last_name", .string("Dupré")),
+                            ]
+                        }))
+            ])
+        }
+        try run(999)
+        #expect(try SortCodes.storedMap(in: index.database).isEmpty)
+        try run(1200, from: 999)
+        let map = try SortCodes.storedMap(in: index.database)
+        #expect(map.records == 2199 && map.boundaryCount > 100)
+        #expect(try codes.isConsistent(in: index.database))
+        try run(3000, from: 2199)
+        #expect(try SortCodes.storedMap(in: index.database) == map, "not three times its records")
+        #expect(try codes.isConsistent(in: index.database))
+        try run(6597, from: 5199)
+        let remade = try SortCodes.storedMap(in: index.database)
+        #expect(remade.id != map.id && remade.records == 11_796)
+        #expect(try codes.isConsistent(in: index.database))
+        // One last name's people get many codes: a three-letter search reads few names.
+        var distinct = Set<UInt32>()
+        try codes.everyRecord(in: index.database).forEach { distinct.insert($1) }
+        #expect(distinct.count > 1000, "\(distinct.count) codes")
+        let request = SearchRequest(text: "dup", kinds: .people, limit: 20, offset: 3000)
+        #expect(try index.search(request) == (try index.referenceSearch(request)))
+
+        // A writer that coded its records with a map that is no longer the stored one.
+        let writer = try BulkWriter(kind: .people, database: index.database, timestamp: .now())
+        try index.database.inTransaction {
+            try writer.begin(replacingAll: false)
+            _ = try writer.write(Record(kind: .people, searchableValues: ["Bo", "Zed", ""]))
+            try writer.finish()
+            #expect(try !codes.isConsistent(in: index.database))
+            try SortCodes.finishImport(
+                inserted: 1, replacingAll: false, codedWith: .empty, mapMinimum: 1000,
+                in: index.database)
+        }
+        #expect(try codes.isConsistent(in: index.database))
+        #expect(try SortCodes.storedMap(in: index.database).id != remade.id)
+    }
+
     @Test func checkFindsCodesOutOfStepAndRebuildMendsThem() throws {
         let directory = try TemporaryDirectory()
         let index = try SearchIndex.temporary(in: directory)
@@ -256,8 +411,8 @@ import Testing
                     .code(ofRow: id)
             }
         }
-        let lee = SortCodes.code(ofKey: Array("lee".utf8))
-        let zed = SortCodes.code(ofKey: Array("zed".utf8))
+        let lee = SortCodeMap.empty.code(ofKey: Array("lee".utf8))
+        let zed = SortCodeMap.empty.code(ofKey: Array("zed".utf8))
         #expect(try code(of: 2501) == lee)  // kept now
         try writer.update(Person.self, id: 2501) { $0.lastName = "Zed" }
         try writer.rebuild()
@@ -294,19 +449,20 @@ import Testing
         first.close()
     }
 
-    /// An import drops the triggers and puts them back: as migrations 12 and 13 made them.
+    /// An import drops the triggers and puts them back: as migrations 12 to 14 made them.
     @Test func anImportPutsBackTheTriggersTheMigrationMade() throws {
         let directory = try TemporaryDirectory()
         let index = try SearchIndex.temporary(in: directory)
         func triggers() throws -> [String] {
             var sql: [String] = []
             try index.database.makeStatement(
-                sql: "SELECT sql FROM sqlite_schema WHERE name LIKE '%sort_code%' ORDER BY name"
+                sql:
+                    "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name LIKE '%sort_code%' ORDER BY name"
             ).forEachRow { sql.append($0.text(at: 0) ?? "") }
             return sql
         }
         let made = try triggers()
-        #expect(made.count == 8, "two tables and six triggers")
+        #expect(made.count == 6)
         try index.importPeople([("Ann", "Lee", "")])
         try index.importAnimals(["Rex"])
         #expect(try triggers() == made)
