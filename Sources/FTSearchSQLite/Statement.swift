@@ -78,9 +78,7 @@ package final class Statement {
 
     /// Binds an integer, or NULL for nil, to the 1-based parameter `index`.
     package func bind(_ integer: Int64?, at index: Int32) throws(SQLiteError) {
-        try check(
-            integer.map { sqlite3_bind_int64(handle, index, $0) }
-                ?? sqlite3_bind_null(handle, index))
+        if let integer { try bind(integer, at: index) } else { try bindNull(at: index) }
     }
 
     /// Binds NULL to the 1-based parameter `index`.

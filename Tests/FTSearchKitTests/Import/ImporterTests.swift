@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Testing
 import FTSearchTestSupport
 @testable import FTSearchKit
@@ -292,20 +293,55 @@ import FTSearchTestSupport
         }
         #expect(error.description == "stalled.csv:2: a person needs a first or last name")
     }
+
+    /// A write that fails (the database may not grow: `SQLITE_FULL`) ends the import at once,
+    /// with batches still queued: the importer does not wait for the reading, even when the
+    /// reading waits for input that does not come, and frees the queue without a trap
+    /// (libdispatch traps on a semaphore freed below its initial value, as the queue's once
+    /// was, when the reading ends); nothing is stored.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aFailedWriteEndsTheImportWithoutWaitingForTheReading(inputStalls: Bool) throws {
+        let rows = (0..<3000).map { "First\($0),Last\($0),Company number \($0) of many\n" }
+        let input = StallingInput(
+            first: "first_name,last_name,company\n" + rows.joined(), stalls: inputStalls)
+        defer { input.release() }
+        let pages = try #require(try index.database.fetchInt(sql: "PRAGMA page_count"))
+        try index.database.execute(sql: "PRAGMA max_page_count = \(pages + 12)")
+        let source = try ImportSource(name: "big.csv", bytes: input, format: .csv)
+        var importer = Importer(
+            database: index.database, options: ImportOptions(), timestamp: Timestamp.now())
+        // The first report holds the writing up, so that the reading fills its queue before
+        // the write that fails.
+        importer.progressInterval = 100
+        var reports = 0
+        importer.onProgress = { _ in
+            reports += 1
+            if reports == 1 { usleep(200_000) }
+        }
+        let error = try #require(throws: SQLiteError.self) { try importer.run([source]) }
+        #expect(error.isDiskFull, "\(error)")
+        try index.database.execute(sql: "PRAGMA max_page_count = 1073741823")
+        #expect(try index.count(Person.self) == 0)
+        #expect(try index.check().isEmpty)
+    }
 }
 
-/// Serves its first bytes, then blocks until released, then ends.
+/// Serves its first bytes, then blocks until released (unless it does not stall), then ends.
 private final class StallingInput: ByteSource, @unchecked Sendable {
-    private var first: [UInt8]?
+    private var first: [UInt8]
     private let released = DispatchSemaphore(value: 0)
 
-    init(first: String) { self.first = Array(first.utf8) }
+    init(first: String, stalls: Bool = true) {
+        self.first = Array(first.utf8)
+        if !stalls { released.signal() }
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        if let bytes = first {
-            first = nil
-            buffer.copyBytes(from: bytes)
-            return bytes.count
+        if !first.isEmpty {
+            let count = min(first.count, buffer.count)
+            buffer.copyBytes(from: first[..<count])
+            first.removeFirst(count)
+            return count
         }
         released.wait()
         released.signal()
