@@ -15,4 +15,18 @@ enum IndexStructure {
         try database.cachedStatement(sql: "SELECT block FROM \(index)_data WHERE id = 10")
             .firstRow { $0.bytes(at: 0) } ?? []
     }
+
+    /// Gives the FTS5 table named `index` a new structure record without changing the index:
+    /// writes its `automerge` setting as it is, which FTS5 counts in the record's cookie. What
+    /// connections keep at the record before is then stale, as after a write to the index: for
+    /// what is kept by the index's record but changed apart from it (the sort codes, when
+    /// their map is made again).
+    static func renew(ofIndexNamed index: String, in database: Database) throws {
+        let setting = IndexSync.Setting.automerge
+        let value = try database.fetchInt(
+            sql: "SELECT v FROM \(index)_config WHERE k = '\(setting.rawValue)'")
+        try database.execute(
+            sql: "INSERT INTO \(index)(\(index), rank) VALUES ('\(setting.rawValue)', "
+                + "\(value ?? setting.defaultValue))")
+    }
 }

@@ -536,27 +536,28 @@ enum Schema {
         }
         migrator.registerMigration("Index a record again when another program changes its id") {
             database in
-            // The index triggers fired on writes to the searchable columns only, so
-            // `UPDATE people SET id = ...` (as another program may write) left the record in
-            // the word index, and in a substring index, under its old id; the sort codes' and
-            // the change log's triggers followed it. Each kind's update trigger is made again
-            // as it is, with `id` among the columns it fires on: it holds one statement per
-            // index the database has, so its text is read rather than written out here.
+            // The index and change-log triggers fired on writes to the searchable columns
+            // only, so `UPDATE people SET id = ...` (as another program may write) left the
+            // record in the word index, and in a substring index, under its old id, and told
+            // kept rankings nothing; the sort codes' triggers followed it. Each kind's update
+            // triggers are made again as they are, with `id` among the columns they fire on:
+            // the index trigger holds one statement per index the database has, so their
+            // text is read rather than written out here.
             for (table, columns) in [
                 ("people", "first_name, last_name, company"), ("animals", "name"),
             ] {
-                let name = "\(table)_index_update"
-                guard
-                    let sql = try database.fetchText(
-                        sql: "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?1",
-                        arguments: [name])
-                else { continue }
-                try database.execute(
-                    sql: "DROP TRIGGER \(name);\n"
-                        + sql.replacing(
-                            "AFTER UPDATE OF \(columns) ON \(table)",
-                            with: "AFTER UPDATE OF id, \(columns) ON \(table)", maxReplacements: 1)
-                        + ";")
+                for name in ["\(table)_index_update", "\(table)_log_update"] {
+                    guard
+                        let sql = try database.fetchText(
+                            sql: "SELECT sql FROM sqlite_schema WHERE name = ?1", arguments: [name])
+                    else { continue }
+                    try database.execute(
+                        sql: "DROP TRIGGER \(name);\n"
+                            + sql.replacing(
+                                "AFTER UPDATE OF \(columns) ON \(table)",
+                                with: "AFTER UPDATE OF id, \(columns) ON \(table)",
+                                maxReplacements: 1) + ";")
+                }
             }
         }
         migrator.registerMigration(

@@ -94,7 +94,7 @@ enum SearchChanges {
                 INSERT INTO search_changes(kind, id, existed, \(columns)) VALUES ('\(kind.rawValue)', old.id, 1, \(old));
                 \(prune)
             END;
-            CREATE TRIGGER \(table)_log_update AFTER UPDATE OF \(fields.joined(separator: ", ")) ON \(table) BEGIN
+            CREATE TRIGGER \(table)_log_update AFTER UPDATE OF id, \(fields.joined(separator: ", ")) ON \(table) BEGIN
                 INSERT INTO search_changes(kind, id, existed, \(columns)) VALUES ('\(kind.rawValue)', old.id, 1, \(old));
                 INSERT INTO search_changes(kind, id, existed) SELECT '\(kind.rawValue)', new.id, 0 WHERE new.id <> old.id;
                 \(prune)

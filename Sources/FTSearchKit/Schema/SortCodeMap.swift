@@ -331,10 +331,13 @@ struct SortCodeMap: Sendable, Equatable {
 
     /// The map `encoded` holds; nil when it is not one (a damaged row): boundaries must be
     /// in ascending order, at most ``maximumBoundaryLength`` bytes, and at most
-    /// ``maximumBoundaries`` of them.
+    /// ``maximumBoundaries`` of them; a map with boundaries has an id other than 0, and a
+    /// count of records a database can hold.
     init?(id: Int64, records: Int, encoded: some Collection<UInt8>) {
         var input = encoded.makeIterator()
-        guard input.next() == Self.format else { return nil }
+        guard input.next() == Self.format, (0...Self.mostRecords).contains(records) else {
+            return nil
+        }
         var bytes: [UInt8] = []
         var ends: [Int] = []
         var previous: [UInt8] = []
@@ -355,6 +358,10 @@ struct SortCodeMap: Sendable, Equatable {
             ends.append(bytes.count)
             previous = boundary
         }
+        guard ends.isEmpty || id != 0 else { return nil }
         self.init(id: ends.isEmpty ? 0 : id, records: records, bytes: bytes, ends: ends)
     }
+
+    /// More records than a database holds (a map's count of them above it is damaged).
+    private static let mostRecords = 1 << 48
 }

@@ -270,6 +270,9 @@ struct SortCodes {
                 pending.set(isText ? map.code(ofFolded: key) : ofNonText, ofRow: id)
             }
             try pending.write(in: database)
+            // Connections keep code blocks until the kind's word index changes, and an import
+            // changes only its own kinds' indexes.
+            try IndexStructure.renew(ofIndexNamed: codes.blocks.versionedBy, in: database)
         }
     }
 

@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import Testing
 import FTSearchTestSupport
 @testable import FTSearchKit
@@ -316,7 +315,9 @@ import FTSearchTestSupport
         var reports = 0
         importer.onProgress = { _ in
             reports += 1
-            if reports == 1 { usleep(200_000) }
+            if reports == 1 {
+                _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(200))
+            }
         }
         let error = try #require(throws: SQLiteError.self) { try importer.run([source]) }
         #expect(error.isDiskFull, "\(error)")

@@ -34,17 +34,22 @@ import Testing
     /// Codes made with maps of every size (two bytes kept after the bucket with fewer than 256
     /// boundaries, one with more) order as the keys do, from Swift and from SQL, for keys the
     /// maps were made from and keys they were not; a record's code is its joined key's.
-    @Test(arguments: [80, 400, 3000])
-    func aMapsCodesOrderAsTheKeysDo(sampled: Int) throws {
-        var random = SeededGenerator(seed: TestSettings.seed("SortCodesTests", sampled))
+    /// With long keys too: a common beginning of up to 70 letters, so that keys tie in their
+    /// first eight bytes, are cut to ``SortCodeMap/keyLength`` bytes, and part from the
+    /// boundary before only after ``SortCodeMap/maximumBoundaryLength``.
+    @Test(arguments: [(80, false), (400, false), (3000, false), (3000, true)])
+    func aMapsCodesOrderAsTheKeysDo(sampled: Int, long: Bool) throws {
+        var random = SeededGenerator(
+            seed: TestSettings.seed("SortCodesTests", sampled + (long ? 1 : 0)))
         var keys = SortCodeMap.KeySample()
-        for key in Self.randomKeys(sampled, using: &random) {
+        for key in Self.randomKeys(sampled, long: long, using: &random) {
             SortCodeMap.folded(key).withUnsafeBufferPointer { keys.append(folded: $0) }
         }
         let map = SortCodeMap(sampling: keys, id: 42)
         #expect(map.boundaryCount > sampled / 16, "\(map.boundaryCount) boundaries")
         #expect(SortCodeMap(id: 42, records: sampled, encoded: map.encoded) == map)
-        let lower = try Self.expectCodesOrderAsKeys(Self.randomKeys(300, using: &random), by: map)
+        let lower = try Self.expectCodesOrderAsKeys(
+            Self.randomKeys(300, long: long, using: &random), by: map)
         #expect(lower > 10_000)
         #expect(
             SortCodes.code(
@@ -72,6 +77,9 @@ import Testing
         #expect(SortCodeMap(id: 1, records: 9, encoded: [1, 0, 1, 0x62, 0, 1, 0x61]) == nil)
         #expect(SortCodeMap(id: 1, records: 9, encoded: [1, 0, 1, 0x41]) == nil, "not folded")
         #expect(SortCodeMap(id: 1, records: 9, encoded: [2, 0, 1, 0x61]) == nil, "format")
+        #expect(SortCodeMap(id: 0, records: 9, encoded: [1, 0, 1, 0x61]) == nil, "id 0")
+        #expect(SortCodeMap(id: 1, records: .max, encoded: [1, 0, 1, 0x61]) == nil, "records")
+        #expect(SortCodeMap(id: 1, records: 9, encoded: [1, 0, 1, 0x61]) != nil)
         let directory = try TemporaryDirectory()
         let index = try SearchIndex.temporary(in: directory)
         try index.importPeople((0..<300).map { ("Ann \($0)", "Lee", "") })
@@ -96,15 +104,20 @@ import Testing
         #expect(try index.check().isEmpty)
     }
 
-    /// Random keys of up to six bytes from the alphabet above.
-    private static func randomKeys(_ count: Int, using random: inout SeededGenerator) -> [[UInt8]] {
+    /// Random keys of up to six bytes from the alphabet above; `long` ones after a run of up
+    /// to 70 `a`s or `A`s.
+    private static func randomKeys(
+        _ count: Int, long: Bool = false, using random: inout SeededGenerator
+    ) -> [[UInt8]] {
         let alphabet: [UInt8] = [
             0x61, 0x41, 0x62, 0x42, 0x7A, 0x5A, 0x20, 0x00, 0xC3, 0xA9, 0x2D, 0x5B, 0x5F,
         ]
         return (0..<count).map { _ in
-            (0..<Int.random(in: 0...6, using: &random)).map { _ in
-                alphabet.randomElement(using: &random)!
-            }
+            let start = long ? Int.random(in: 0...70, using: &random) : 0
+            return (0..<start).map { _ in random.chance(0.5) ? 0x61 : 0x41 }
+                + (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                    alphabet.randomElement(using: &random)!
+                }
         }
     }
 
@@ -277,8 +290,9 @@ import Testing
     }
 
     /// An import that brings the minimum or more, and three times the records of the map
-    /// before, makes the map and every code again; a map another connection made after the
-    /// import read its map has every code made again too.
+    /// before, makes the map and every code again; so does the finish of an import whose
+    /// codes were made with a map that is no longer the stored one (as when another process
+    /// made it again after the import read it).
     @Test func bigImportsMakeTheMapAgain() throws {
         let directory = try TemporaryDirectory()
         let index = try SearchIndex.temporary(in: directory)
@@ -332,6 +346,45 @@ import Testing
         }
         #expect(try codes.isConsistent(in: index.database))
         #expect(try SortCodes.storedMap(in: index.database).id != remade.id)
+    }
+
+    /// A map made again rewrites the codes of every kind, and a connection drops the code
+    /// blocks it kept of each, though the import changed only one kind's index.
+    @Test func anotherConnectionReadsTheCodesOfAMapMadeAgain() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try SearchIndex.temporary(in: directory)
+        try writer.importAnimals((0..<600).map { "Rex \($0)" })
+        try writer.importPeople((0..<600).map { ("Ann \($0)", "Rex", "") })
+        let reader = try SearchIndex(path: writer.path)
+        func code(of kind: Kind, _ id: Int64, keeping: Bool = true) throws -> UInt32? {
+            try reader.database.readingOneVersion {
+                let blocks = RowBlockReader(
+                    database: reader.database, blocks: SortCodes(of: kind).blocks,
+                    keepsBlocks: keeping)
+                defer { blocks.close() }
+                return blocks.code(ofRow: id)
+            }
+        }
+        let before = try code(of: .animals, 500)  // kept now
+        var importer = Importer(
+            database: writer.database, options: ImportOptions(), timestamp: Timestamp.now())
+        importer.sortCodeMapMinimum = 1000
+        _ = try importer.run([
+            ImportSource(
+                path: "people.json",
+                reader: RecordList(
+                    fields: (0..<2000).map {
+                        [("first_name", .string("Bo \($0)")), ("last_name", .string("Rex"))]
+                    }))
+        ])
+        #expect(try !SortCodes.storedMap(in: writer.database).isEmpty)
+        let after = try code(of: .animals, 500, keeping: false)
+        #expect(after != before, "the map changed the animal's code")
+        #expect(try code(of: .animals, 500) == after)
+        for offset in [0, 300, 1500] {
+            let request = SearchRequest(text: "rex", kinds: .all, limit: 20, offset: offset)
+            #expect(try reader.search(request) == (try reader.referenceSearch(request)))
+        }
     }
 
     @Test func checkFindsCodesOutOfStepAndRebuildMendsThem() throws {

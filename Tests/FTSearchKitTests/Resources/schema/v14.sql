@@ -101,7 +101,7 @@ CREATE TRIGGER animals_log_insert AFTER INSERT ON animals BEGIN
     DELETE FROM search_changes WHERE seq <= last_insert_rowid() - 4096;
 END;
 -- trigger animals_log_update
-CREATE TRIGGER animals_log_update AFTER UPDATE OF name ON animals BEGIN
+CREATE TRIGGER animals_log_update AFTER UPDATE OF id, name ON animals BEGIN
     INSERT INTO search_changes(kind, id, existed, field1) VALUES ('animals', old.id, 1, old.name);
     INSERT INTO search_changes(kind, id, existed) SELECT 'animals', new.id, 0 WHERE new.id <> old.id;
     DELETE FROM search_changes WHERE seq <= last_insert_rowid() - 4096;
@@ -149,7 +149,7 @@ CREATE TRIGGER people_log_insert AFTER INSERT ON people BEGIN
     DELETE FROM search_changes WHERE seq <= last_insert_rowid() - 4096;
 END;
 -- trigger people_log_update
-CREATE TRIGGER people_log_update AFTER UPDATE OF first_name, last_name, company ON people BEGIN
+CREATE TRIGGER people_log_update AFTER UPDATE OF id, first_name, last_name, company ON people BEGIN
     INSERT INTO search_changes(kind, id, existed, field1, field2, field3) VALUES ('people', old.id, 1, old.first_name, old.last_name, old.company);
     INSERT INTO search_changes(kind, id, existed) SELECT 'people', new.id, 0 WHERE new.id <> old.id;
     DELETE FROM search_changes WHERE seq <= last_insert_rowid() - 4096;
