@@ -104,6 +104,24 @@ import Testing
         #expect(try index.check().isEmpty)
     }
 
+    /// Imports `people` (first and last names) into `database` by an importer that makes the
+    /// sort code map from `mapMinimum` records on.
+    private static func importPeople(
+        _ people: [(first: String, last: String)], into database: Database, mapMinimum: Int
+    ) throws {
+        var importer = Importer(
+            database: database, options: ImportOptions(), timestamp: Timestamp.now())
+        importer.sortCodeMapMinimum = mapMinimum
+        _ = try importer.run([
+            ImportSource(
+                path: "people.json",
+                reader: RecordList(
+                    fields: people.map {
+                        [("first_name", .string($0.first)), ("last_name", .string($0.last))]
+                    }))
+        ])
+    }
+
     /// Random keys of up to six bytes from the alphabet above; `long` ones after a run of up
     /// to 70 `a`s or `A`s.
     private static func randomKeys(
@@ -298,20 +316,9 @@ import Testing
         let index = try SearchIndex.temporary(in: directory)
         let codes = SortCodes(of: .people)
         func run(_ count: Int, from first: Int = 0) throws {
-            var importer = Importer(
-                database: index.database, options: ImportOptions(), timestamp: Timestamp.now())
-            importer.sortCodeMapMinimum = 1000
-            _ = try importer.run([
-                ImportSource(
-                    path: "people.json",
-                    reader: RecordList(
-                        fields: (first..<first + count).map { number in
-                            [
-                                ("first_name", .string("Ann \(number)")),
-                                ("last_name", .string("Dupré")),
-                            ]
-                        }))
-            ])
+            try Self.importPeople(
+                (first..<first + count).map { ("Ann \($0)", "Dupré") }, into: index.database,
+                mapMinimum: 1000)
         }
         try run(999)
         #expect(try SortCodes.storedMap(in: index.database).isEmpty)
@@ -366,17 +373,8 @@ import Testing
             }
         }
         let before = try code(of: .animals, 500)  // kept now
-        var importer = Importer(
-            database: writer.database, options: ImportOptions(), timestamp: Timestamp.now())
-        importer.sortCodeMapMinimum = 1000
-        _ = try importer.run([
-            ImportSource(
-                path: "people.json",
-                reader: RecordList(
-                    fields: (0..<2000).map {
-                        [("first_name", .string("Bo \($0)")), ("last_name", .string("Rex"))]
-                    }))
-        ])
+        try Self.importPeople(
+            (0..<2000).map { ("Bo \($0)", "Rex") }, into: writer.database, mapMinimum: 1000)
         #expect(try !SortCodes.storedMap(in: writer.database).isEmpty)
         let after = try code(of: .animals, 500, keeping: false)
         #expect(after != before, "the map changed the animal's code")
