@@ -45,27 +45,11 @@ struct SortCodes {
     /// The code `map` gives `record`'s sort name: its ``SortName/columns(of:)`` joined by a
     /// space, as the key joins them.
     static func code(ofSortNameOf record: Record, in map: SortCodeMap) -> UInt32 {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SortCodeMap.keyLength) { key in
-            // The key's folded bytes, up to a NUL or as many as a code depends on.
-            var count = 0
-            var hasEnded = false
-            func append(_ byte: UInt8) {
-                guard !hasEnded else { return }
-                guard count < key.count, byte != 0 else {
-                    hasEnded = true
-                    return
-                }
-                key[count] = SortName.lowercased(byte)
-                count += 1
-            }
-            for (position, column) in sortColumns[record.kind, default: []].enumerated() {
-                if position > 0 { append(0x20) }
+        map.code { key in
+            for column in sortColumns[record.kind, default: []] {
                 var value = record.searchableValues[column]
-                value.withUTF8 { bytes in
-                    for byte in bytes where !hasEnded { append(byte) }
-                }
+                value.withUTF8 { key.append(column: $0) }
             }
-            return map.code(ofFolded: UnsafeBufferPointer(rebasing: key[..<count]))
         }
     }
 
@@ -310,7 +294,7 @@ struct SortCodes {
     }
 
     /// Calls `body` with every record's id and the first ``SortCodeMap/keyLength`` folded
-    /// bytes of its sort key (see ``SortCodeMap/folded(_:)``), and whether the key is text, in
+    /// bytes of its sort key (see ``SortCodeMap/FoldedKey``), and whether the key is text, in
     /// id order. The columns are read apart and joined here: SQLite's `||` makes a new text a
     /// row. A key of columns joined is text, as `||` makes it, whatever they hold.
     private func forEachFoldedKey(
@@ -318,32 +302,17 @@ struct SortCodes {
         _ body: (_ id: Int64, _ key: UnsafeBufferPointer<UInt8>, _ isText: Bool) throws -> Void
     ) throws {
         let columns = SortName.columns(of: kind)
-        var key = [UInt8](repeating: 0, count: SortCodeMap.keyLength)
+        var buffer = [UInt8](repeating: 0, count: SortCodeMap.keyLength)
         try database.makeStatement(
             sql: "SELECT id, \(columns.joined(separator: ", ")) FROM \(kind.tableName) ORDER BY id"
         ).forEachRow { row in
             let isText = columns.count > 1 || !row.isBlob(at: 1)
-            try key.withUnsafeMutableBufferPointer { key in
-                var count = 0
-                var hasEnded = false
-                for column in columns.indices where !hasEnded {
-                    if column > 0 {
-                        key[count] = 0x20
-                        count += 1
-                    }
-                    row.withBytes(at: Int32(column + 1)) { bytes in
-                        for byte in bytes {
-                            guard count < key.count, byte != 0 else {
-                                hasEnded = true
-                                return
-                            }
-                            key[count] = SortName.lowercased(byte)
-                            count += 1
-                        }
-                    }
-                    hasEnded = hasEnded || count == key.count
+            try buffer.withUnsafeMutableBufferPointer { buffer in
+                var key = SortCodeMap.FoldedKey(in: buffer)
+                for column in columns.indices {
+                    row.withBytes(at: Int32(column + 1)) { key.append(column: $0) }
                 }
-                try body(row.int64(at: 0), UnsafeBufferPointer(rebasing: key[..<count]), isText)
+                try body(row.int64(at: 0), key.bytes, isText)
             }
         }
     }
