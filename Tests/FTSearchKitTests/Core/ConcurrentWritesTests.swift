@@ -180,4 +180,25 @@ import Testing
         }
         #expect(replaced.skipped == 1)  // replacing whole: no name
     }
+
+    /// A connection SQLite called broken is replaced: one broken connection must not fail
+    /// every later write until the process restarts.
+    @Test func aWriterThatFailedAsBrokenIsReplacedAndTheNextWriteWorks() async throws {
+        let first = try await pool.write { ObjectIdentifier($0) }
+        await #expect(throws: SQLiteError.self) {
+            try await pool.write { _ in
+                throw SQLiteError(extendedResultCode: 26, message: "file is not a database")
+            }
+        }
+        let added = try await pool.write { index in
+            (ObjectIdentifier(index), try index.insert(Person(firstName: "Ann")).id)
+        }
+        #expect(added.0 != first)
+        #expect(added.1 != nil)
+        // Errors of the data leave the connection in place.
+        await #expect(throws: RecordValidationError.self) {
+            try await pool.write { _ in throw RecordValidationError("no name") }
+        }
+        #expect(try await pool.write { ObjectIdentifier($0) } == added.0)
+    }
 }
