@@ -3,8 +3,8 @@ import CSQLite
 /// Reads one column's blobs row by row through an incremental blob handle
 /// (https://sqlite.org/c3ref/blob_open.html): moving the handle to another row is a b-tree
 /// seek (https://sqlite.org/c3ref/blob_reopen.html), several times cheaper than stepping a
-/// statement for each row. The one blob reader of the engine: row blocks, FTS5's leaves and its
-/// row sizes are read through it.
+/// statement for each row. The one blob reader of the engine: row blocks, FTS5's leaves, its row
+/// sizes and the names that order ties are read through it.
 ///
 /// ```swift
 /// let reader = BlobReader(database: database, table: "people_fts_data", column: "block")
@@ -77,6 +77,19 @@ package final class BlobReader {
         var bytes = [UInt8](repeating: 0, count: count)
         let isRead = bytes.withUnsafeMutableBytes { read(into: $0) }
         return isRead ? bytes : nil
+    }
+
+    /// Appends row `rowid`'s bytes to `bytes`; false when they cannot be read (no such row, or
+    /// a value that is neither text nor a blob).
+    package func append(row rowid: Int64, to bytes: inout [UInt8]) -> Bool {
+        guard move(to: rowid) else { return false }
+        let count = byteCount
+        guard count > 0 else { return true }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        return bytes.withUnsafeMutableBytes {
+            read(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
+        }
     }
 
     /// Closes the handle; the next ``move(to:)`` opens another.
