@@ -73,8 +73,8 @@ extension SearchIndex {
     }
 
     /// Merges the index b-trees, drops the kept rankings (all stale once the indexes are
-    /// merged, see ``ResultCache``), refreshes the query planner's statistics, checkpoints the
-    /// WAL (and the history's, see ``HistoryFile``), and vacuums when that would reclaim space.
+    /// merged, see `ResultCache`), refreshes the query planner's statistics, checkpoints the
+    /// WAL (and the history's, see `HistoryFile`), and vacuums when that would reclaim space.
     ///
     /// - Returns: The database size in bytes before and after.
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
@@ -105,7 +105,7 @@ public enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
     /// SQLite's integrity check reported this line (https://sqlite.org/pragma.html#pragma_integrity_check).
     case integrity(String)
     /// A full-text index does not hold exactly the words of its table's rows:
-    /// ``SearchIndex/rebuildIndexes()`` mends it.
+    /// ``SearchIndex/rebuild()`` mends it.
     case indexMismatch(index: String, table: String)
     /// A word index's table of row sizes, kept for ranking, disagrees with the index:
     /// ``SearchIndex/rebuild()`` mends it.
