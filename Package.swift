@@ -80,6 +80,7 @@ let package = Package(
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/app.css"),
                 .embedInCode("Page/app.js"),
+                .embedInCode("Page/openapi.json"),
             ]
         ),
         // The server process `ftsearch serve` runs.
