@@ -76,6 +76,8 @@ def fenced_blocks(path, language):
             while lines[index].strip() != "```":
                 body.append(lines[index])
                 index += 1
+                if index == len(lines):
+                    raise SystemExit(f"{path}:{start - 1}: a ```{language} block is never closed")
             yield start, body
         index += 1
 
