@@ -71,10 +71,11 @@ def fenced_blocks(path, language):
     index = 0
     while index < len(lines):
         if lines[index].strip() == "```" + language:
+            indent = len(lines[index]) - len(lines[index].lstrip())
             start, body = index + 2, []
             index += 1
             while lines[index].strip() != "```":
-                body.append(lines[index])
+                body.append(lines[index][indent:])
                 index += 1
                 if index == len(lines):
                     raise SystemExit(f"{path}:{start - 1}: a ```{language} block is never closed")
@@ -125,8 +126,9 @@ def normalized(text):
     return [l.rstrip() for l in text.rstrip("\n").split("\n")] if text.strip() else []
 
 
-def check_console(build):
-    """Runs the README's ```console examples in order, in one environment, and compares."""
+def check_console(build, page):
+    """Runs a page's ```console examples in order, in one environment of their own on a copy of
+    Fixtures/, and compares what they print with what the page shows."""
     failures = 0
     commands = 0
     with tempfile.TemporaryDirectory() as folder:
@@ -137,13 +139,16 @@ def check_console(build):
             "FTSEARCH_NOW": "2026-01-01T12:00:00Z", "NO_COLOR": "1", "COLUMNS": "80",
         }
         cwd = folder
-        for start, body in fenced_blocks("README.md", "console"):
+        for start, body in fenced_blocks(page, "console"):
             steps = []  # (line, command, expected lines)
             for offset, line in enumerate(body):
                 if line.startswith("$ "):
                     steps.append((start + offset, line[2:], []))
-                else:
+                elif steps:
                     steps[-1][2].append(line)
+                else:
+                    raise SystemExit(f"{page}:{start + offset}: a ```console block starts with "
+                                     "a command ($ ...); a transcript that is not run is ```text")
             for line, command, expected in steps:
                 commands += 1
                 if command.startswith("cd "):
@@ -155,9 +160,9 @@ def check_console(build):
                 actual = normalized(result.stdout)
                 if actual != normalized("\n".join(expected)):
                     failures += 1
-                    print(f"README.md:{line}: `{command}` printed:", file=sys.stderr)
+                    print(f"{page}:{line}: `{command}` printed:", file=sys.stderr)
                     print("\n".join("    " + l for l in actual), file=sys.stderr)
-    print(f"doc examples: {commands - failures} of {commands} README commands print what it shows")
+    print(f"doc examples: {commands - failures} of {commands} commands of {page} print what it shows")
     return failures == 0
 
 
@@ -273,7 +278,8 @@ def main():
     build = os.path.abspath(arguments[0] if arguments else os.path.join(ROOT, ".build/debug"))
     binary = os.path.join(build, "ftsearch")
     results = [check_reference(binary, write), check_links(), check_changelog(binary),
-               check_console(build), check_swift(build)]
+               check_console(build, "README.md"), check_console(build, "docs/cli.md"),
+               check_swift(build)]
     return 0 if all(results) else 1
 
 
