@@ -4,8 +4,9 @@
 - every ```swift example in the library's doc comments, the README, docs/*.md and the DocC
   catalog type-checks (internal and package declarations' examples too, through
   `@testable import`);
-- the README's ```console examples run, in order, on a copy of Fixtures/, and print what the
-  README shows;
+- the ```console examples of the README and of docs/cli.md run, in order, each page in an
+  environment of its own on a copy of Fixtures/, and print what the page shows (a transcript
+  that cannot run here is a ```text block);
 - the command reference at the end of docs/cli.md is what `ftsearch help` prints for every
   command;
 - every relative link between README.md, CHANGELOG.md and docs/*.md reaches a file and, with a
