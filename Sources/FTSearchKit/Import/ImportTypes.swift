@@ -6,12 +6,21 @@ public struct ImportOptions: Sendable {
     public var replace: Bool
     /// Skip invalid records (reporting each) instead of stopping at the first.
     public var skipInvalid: Bool
+    /// Whether a record whose id is stored keeps the stored fields it does not give, as
+    /// Meilisearch's "add or update documents" does; by default it replaces the stored record
+    /// whole. The record is checked (a person needs a name) after the fields are merged, so
+    /// `{"id": 7, "age": 40}` updates person 7's age.
+    public var keepsStoredFields: Bool
 
     /// Creates options; the defaults are those of `ftsearch import`.
-    public init(kind: Kind? = nil, replace: Bool = false, skipInvalid: Bool = false) {
+    public init(
+        kind: Kind? = nil, replace: Bool = false, skipInvalid: Bool = false,
+        keepsStoredFields: Bool = false
+    ) {
         self.kind = kind
         self.replace = replace
         self.skipInvalid = skipInvalid
+        self.keepsStoredFields = keepsStoredFields
     }
 }
 
