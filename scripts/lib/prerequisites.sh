@@ -113,11 +113,13 @@ ensure_server_test_tools() {
             exit 1
         fi
     fi
-    if ! "$venv/bin/python" -c 'import playwright, pytest, requests, meilisearch' >/dev/null 2>&1; then
-        echo "Installing playwright, pytest, requests and meilisearch into .build/venv..." >&2
+    # openapi-spec-validator and schemathesis check the server's OpenAPI document
+    # (Tests/ServerTests/test_openapi.py).
+    if ! "$venv/bin/python" -c 'import playwright, pytest, requests, meilisearch, openapi_spec_validator, schemathesis' >/dev/null 2>&1; then
+        echo "Installing playwright, pytest, requests, meilisearch, openapi-spec-validator and schemathesis into .build/venv..." >&2
         mkdir -p "$root/.build"
         python3 -m venv "$venv"
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$venv/bin/pip" install -q --disable-pip-version-check \
-            playwright pytest requests meilisearch >&2
+            playwright pytest requests meilisearch openapi-spec-validator schemathesis >&2
     fi
 }

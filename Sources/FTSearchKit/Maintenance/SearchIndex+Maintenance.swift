@@ -4,7 +4,7 @@ import FTSearchSQLite
 extension SearchIndex {
     /// Runs SQLite's `integrity_check` (https://sqlite.org/pragma.html#pragma_integrity_check),
     /// then compares every piece of derived data with what it is derived from (see
-    /// ``DerivedData``): FTS5's `integrity-check` of every index against its content table, each
+    /// `DerivedData`): FTS5's `integrity-check` of every index against its content table, each
     /// index's row sizes with the index, each kind's sort codes with its records.
     ///
     /// FTS5 checks an index through a write statement, so a database this process can only
@@ -31,7 +31,7 @@ extension SearchIndex {
         return copy
     }
 
-    /// Makes every piece of derived data again (see ``DerivedData``), in one transaction: every
+    /// Makes every piece of derived data again (see `DerivedData`), in one transaction: every
     /// full-text index from its content table, the row sizes from the rebuilt indexes, the sort
     /// codes (and their map) from the records; kept rankings and vocabularies are forgotten.
     ///
@@ -44,8 +44,9 @@ extension SearchIndex {
     }
 
     /// Merges the index b-trees, drops the kept rankings and vocabularies (all stale once the
-    /// indexes are merged, see ``ResultCache``), refreshes the query planner's statistics, checkpoints the
-    /// WAL (and the history's, see ``HistoryFile``), and vacuums when that would reclaim space.
+    /// indexes are merged, see `ResultCache`), refreshes the query planner's statistics,
+    /// checkpoints the WAL (and the history's, see `HistoryFile`), and vacuums when that would
+    /// reclaim space.
     ///
     /// - Returns: The database size in bytes before and after.
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
@@ -72,7 +73,7 @@ public enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
     /// SQLite's integrity check reported this line (https://sqlite.org/pragma.html#pragma_integrity_check).
     case integrity(String)
     /// A full-text index does not hold exactly the words of its table's rows:
-    /// ``SearchIndex/rebuildIndexes()`` mends it.
+    /// ``SearchIndex/rebuild()`` mends it.
     case indexMismatch(index: String, table: String)
     /// A word index's table of row sizes, kept for ranking, disagrees with the index:
     /// ``SearchIndex/rebuild()`` mends it.
