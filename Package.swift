@@ -64,8 +64,8 @@ let package = Package(
                 "FTSearchKit", "FTSearchServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: cliLinkerSettings,
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            linkerSettings: cliLinkerSettings
         ),
         // `ftsearch serve`'s options, shared by the command users type and the server it runs.
         .target(

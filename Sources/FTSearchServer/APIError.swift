@@ -1,5 +1,6 @@
 import FTSearchKit
 import Hummingbird
+import FTSearchSQLite
 
 /// An answer that is not a success: one status, and one JSON body,
 /// `{"error":{"code":"not_found","message":"no person with id 12"}}`, for every error the

@@ -3,6 +3,7 @@ import FTSearchKit
 import FTSearchServeOptions
 import FTSearchServer
 import Logging
+import FTSearchSQLite
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import FTSearchKit
 import Synchronization
+import HTTPTypes
 
 #if canImport(Glibc)
     import Glibc
