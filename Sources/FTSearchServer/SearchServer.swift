@@ -94,8 +94,8 @@ public enum SearchServer {
         try await group.run()
     }
 
-    /// Every route, behind the middleware: errors as JSON outermost, then the access log,
-    /// CORS and the key.
+    /// Every route, behind the middleware: the access log outermost, then CORS, errors as
+    /// JSON, the key and the browser guard.
     static func makeRouter(
         pool: SearchIndexPool, configuration: ServerConfiguration, logger: Logger
     ) -> Router<ServerContext> {
@@ -103,7 +103,8 @@ public enum SearchServer {
         if configuration.logsRequests {
             router.add(middleware: AccessLogMiddleware(logger: logger))
         }
-        router.add(middleware: ErrorMiddleware(logger: logger))
+        // CORS outside the errors' middleware, which answers every error itself: CORS wraps
+        // an error that passes through it in a type that would answer 500.
         if let origin = configuration.corsOrigin {
             router.add(
                 middleware: CORSMiddleware(
@@ -111,11 +112,13 @@ public enum SearchServer {
                     allowHeaders: [.contentType, .authorization],
                     allowMethods: [.get, .post, .put, .patch, .delete, .options]))
         }
+        router.add(middleware: ErrorMiddleware(logger: logger))
         // Before the native key middleware, which applies only to the routes added after it.
         MeilisearchRoutes(pool: pool, configuration: configuration, logger: logger).add(to: router)
         if let key = configuration.apiKey {
             router.add(middleware: KeyMiddleware(key: key))
         }
+        router.add(middleware: BrowserGuardMiddleware(configuration: configuration))
         Routes(pool: pool, configuration: configuration).add(to: router)
         return router
     }

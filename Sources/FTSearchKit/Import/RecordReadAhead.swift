@@ -171,23 +171,31 @@ final class RecordReadAhead: Sendable {
                     guard batch.add(.progress(progress)) else { return }
                 }
                 let problem: RecordProblem
-                switch Self.kind(of: found, in: source.path, options: options, fileKind: &fileKind)
+                if let maximum = options.maximumFieldSize,
+                    let reason = ImportOptions.oversizedField(
+                        in: found.fields, maximumSize: maximum)
                 {
-                case .success(let kind):
-                    do {
-                        let record = try FieldMapping.record(
-                            of: kind, from: found.fields, roles: &roles)
-                        guard batch.add(record) else { return }
-                        continue
-                    } catch {
-                        problem = RecordProblem(
-                            path: source.path, line: found.line, reason: error.reason)
+                    problem = RecordProblem(path: source.path, line: found.line, reason: reason)
+                } else {
+                    switch Self.kind(
+                        of: found, in: source.path, options: options, fileKind: &fileKind)
+                    {
+                    case .success(let kind):
+                        do {
+                            let record = try FieldMapping.record(
+                                of: kind, from: found.fields, roles: &roles)
+                            guard batch.add(record) else { return }
+                            continue
+                        } catch {
+                            problem = RecordProblem(
+                                path: source.path, line: found.line, reason: error.reason)
+                        }
+                    case .failure(.invalidRecord(let invalid)):
+                        problem = invalid
+                    case .failure(let error):
+                        _ = batch.add(.failure(error))
+                        return
                     }
-                case .failure(.invalidRecord(let invalid)):
-                    problem = invalid
-                case .failure(let error):
-                    _ = batch.add(.failure(error))
-                    return
                 }
                 guard batch.add(.problem(problem, isRecoverable: true)), options.skipInvalid
                 else { return }

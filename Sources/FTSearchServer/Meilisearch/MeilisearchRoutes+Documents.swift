@@ -136,17 +136,37 @@ extension MeilisearchRoutes {
     private func documents(of kind: Kind, offset: Int, limit: Int, fields: [String]?)
         async throws -> JSONValue
     {
-        let (records, total) = try await pool.read { index in
-            let records = try Self.records(of: kind, in: index, after: nil, limit: offset + limit)
+        let budget = answerBudget()
+        let (documents, total) = try await pool.read { index in
+            // A page at a time, each document charged to the budget as it is made.
+            var documents: [JSONValue] = []
+            var skipped = 0
+            var last: Int64?
+            while documents.count < limit {
+                let page = try Self.records(
+                    of: kind, in: index, after: last,
+                    limit: skipped < offset ? 500 : min(limit - documents.count, 500))
+                for record in page where documents.count < limit {
+                    last = record.id
+                    if skipped < offset {
+                        skipped += 1
+                        continue
+                    }
+                    let document = JSONValue.object(Self.document(record, fields: fields))
+                    try budget.charge(document)
+                    documents.append(document)
+                }
+                if page.isEmpty { break }
+            }
             let total =
                 switch kind {
                 case .people: try index.count(Person.self)
                 case .animals: try index.count(Animal.self)
                 }
-            return (Array(records.dropFirst(offset)), total)
+            return (documents, total)
         }
         return JSONResponse.object([
-            "results": .array(records.map { .object(Self.document($0, fields: fields)) }),
+            "results": .array(documents),
             "offset": .integer(offset),
             "limit": .integer(limit),
             "total": .integer(total),
@@ -197,7 +217,8 @@ extension MeilisearchRoutes {
                         base: reader, kind: kind, index: updating ? index : nil, problem: problem)
                     try index.importRecords(
                         from: [ImportSource(path: "body", reader: documents)],
-                        options: ImportOptions(kind: kind))
+                        options: ImportOptions(
+                            kind: kind, maximumFieldSize: configuration.maximumFieldSize))
                     return problem.count
                 })
         } catch let error as ImportError {

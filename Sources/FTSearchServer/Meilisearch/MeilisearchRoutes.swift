@@ -41,6 +41,7 @@ struct MeilisearchRoutes: Sendable {
         if let key = configuration.apiKey {
             group.add(middleware: MeilisearchKeyMiddleware(key: key))
         }
+        group.add(middleware: BrowserGuardMiddleware(configuration: configuration))
         var methods: [String: [HTTPRequest.Method]] = [:]
         func on(
             _ path: String, _ method: HTTPRequest.Method,

@@ -8,8 +8,9 @@ extension Routes {
         routes.on("/api/export", .get) { request, _ in try await export(request) }
     }
 
-    /// The body (JSON, NDJSON, CSV or TSV: `?format=`, else the content type, else sniffed as
-    /// `ftsearch import` sniffs) goes to the importer as it arrives, in one transaction: an
+    /// The body (JSON, NDJSON, CSV or TSV: `?format=`, else the content type, else, for
+    /// `application/octet-stream`, sniffed as `ftsearch import` sniffs; a form's content type
+    /// never gets here, see ``BrowserGuardMiddleware``) goes to the importer as it arrives, in one transaction: an
     /// invalid record is a 422 naming its line, and nothing is imported. `?kind=`,
     /// `?replace=true` and `?skip_invalid=true` are `import`'s options.
     private func importRecords(_ request: Request) async throws -> Response {
@@ -22,16 +23,27 @@ extension Routes {
             }
             return kind
         }
+        let contentType = request.headers[.contentType]
+        let typed = Self.format(ofContentType: contentType)
+        guard typed != nil || RequestBodies.mediaType(contentType) == "application/octet-stream"
+        else {
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                "send the records as application/json, application/x-ndjson, text/csv, "
+                    + "text/tab-separated-values or application/octet-stream (then ?format= "
+                    + "or the first bytes tell the format)")
+        }
         let format =
             try parameters["format"].map { name throws(APIError) in
                 guard let format = InputFormat(rawValue: name) else {
                     throw .badRequest("format must be json, ndjson, csv or tsv, not '\(name)'")
                 }
                 return format
-            } ?? Self.format(ofContentType: request.headers[.contentType])
+            } ?? typed
         let options = ImportOptions(
             kind: kind, replace: try Self.flag(parameters, "replace"),
-            skipInvalid: try Self.flag(parameters, "skip_invalid"))
+            skipInvalid: try Self.flag(parameters, "skip_invalid"),
+            maximumFieldSize: configuration.maximumFieldSize)
         let (summary, skipped) = try await bodies.streaming(
             request.body, limit: configuration.maximumImportSize, to: pool
         ) { index, pipe in
