@@ -52,7 +52,11 @@ public enum SearchServer {
             }
         }
         defer { shortPrefixes.cancel() }
-        let router = makeRouter(pool: pool, configuration: configuration, logger: logger)
+        let exports = ExportLane(path: configuration.databasePath, configuration: configuration)
+        let file = DatabaseFile(path: configuration.databasePath, logger: logger)
+        let router = makeRouter(
+            pool: pool, exports: exports, file: file, configuration: configuration,
+            logger: logger)
         var serverLogger = logger
         serverLogger.logLevel = .warning
         let app = Application(
@@ -95,9 +99,10 @@ public enum SearchServer {
     }
 
     /// Every route, behind the middleware: the access log outermost, then CORS, errors as
-    /// JSON, the key and the browser guard.
+    /// JSON, CONNECT's refusal, the key, the browser guard and the database file's check.
     static func makeRouter(
-        pool: SearchIndexPool, configuration: ServerConfiguration, logger: Logger
+        pool: SearchIndexPool, exports: ExportLane, file: DatabaseFile,
+        configuration: ServerConfiguration, logger: Logger
     ) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         if configuration.logsRequests {
@@ -113,13 +118,17 @@ public enum SearchServer {
                     allowMethods: [.get, .post, .put, .patch, .delete, .options]))
         }
         router.add(middleware: ErrorMiddleware(logger: logger))
+        router.add(middleware: ConnectMiddleware())
         // Before the native key middleware, which applies only to the routes added after it.
-        MeilisearchRoutes(pool: pool, configuration: configuration, logger: logger).add(to: router)
+        MeilisearchRoutes(pool: pool, file: file, configuration: configuration, logger: logger)
+            .add(to: router)
         if let key = configuration.apiKey {
             router.add(middleware: KeyMiddleware(key: key))
         }
         router.add(middleware: BrowserGuardMiddleware(configuration: configuration))
-        Routes(pool: pool, configuration: configuration).add(to: router)
+        router.add(middleware: DatabaseFileMiddleware(file: file))
+        Routes(pool: pool, exports: exports, file: file, configuration: configuration)
+            .add(to: router)
         return router
     }
 

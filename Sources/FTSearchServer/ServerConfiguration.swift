@@ -48,6 +48,14 @@ public struct ServerConfiguration: Sendable {
     /// The largest answer one request may build, in bytes of JSON (exports, which are
     /// streamed, aside): past it the request gets 413 (see ``AnswerBudget``).
     public var maximumAnswerSize = 16 << 20
+    /// The most exports that run at once, each on a reader connection of its own (not one of
+    /// the searches' `maximumReaders`); more get 503.
+    public var maximumExports = 4
+    /// The most exports one client address may run at once; more get 503.
+    public var maximumExportsPerClient = 2
+    /// How long an export waits for a client that has stopped reading before it ends the
+    /// answer and frees its connection.
+    public var exportWriteTimeout: Duration = .seconds(30)
     /// How long requests in progress may take to finish once a shutdown begins.
     public var shutdownTimeout: Duration = .seconds(10)
     /// The most searches that run at once.

@@ -91,3 +91,80 @@ def test_a_change_from_another_origin_is_refused(start_server):
         assert answer.status_code == 201, (origin, answer.text)
     # Reading is for everyone: the CORS headers decide what a page may see.
     assert server.get("/api/search", params={"q": "ann"}, headers={"origin": "http://evil.example"}).status_code == 200
+
+
+def test_bounded_hostile_fuzz_beside_writers_leaves_a_sound_database(server):
+    """Random requests, hostile headers among them, while two clients write: every write
+    acknowledged is stored, nothing answers 500, and `ftsearch check` passes after."""
+    import random
+    import threading
+    import time
+
+    from conftest import run_ftsearch
+
+    rng = random.Random(46)
+    deadline = time.monotonic() + 20
+    acknowledged = []
+    failures = []
+
+    def writer(number):
+        session = type(server.session)()
+        count = 0
+        while time.monotonic() < deadline and count < 150:
+            name = f"Acked{number}x{count}"
+            if count % 3 == 0:
+                answer = session.post(server.url + "/api/import", data=f"first_name\n{name}\n",
+                                      headers={"content-type": "text/csv"}, timeout=30)
+                ok = answer.status_code == 200
+            else:
+                answer = session.post(server.url + "/api/people", json={"first_name": name}, timeout=30)
+                ok = answer.status_code == 201
+            if ok:
+                acknowledged.append(name.lower())
+            elif answer.status_code >= 500:
+                failures.append((name, answer.status_code, answer.text))
+            count += 1
+
+    # Changes that cannot remove what the writers stored (no replacing import, no deleting all).
+    paths = ["/api/search?q=ann", "/api/import?kind=people", "/api/people", "/api/people/1",
+             "/api/history", "/api/export", "/api/stats", "/health", "/multi-search", "/indexes/people/search",
+             "/indexes/people/documents/3", "/indexes/people/documents/delete-batch", "/", "/tasks"]
+    hosts = [None, None, "attacker.example", "localhost", f"127.0.0.1:{server.port}", ""]
+    origins = [None, None, "http://evil.example", "null", f"http://127.0.0.1:{server.port}"]
+    types = [None, "application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+             "text/csv", "application/octet-stream"]
+    bodies = [b"", b"{}", b"[]", b'{"first_name":"Fuzz"}', b"first_name\nFuzz\n", b"\xff\xfe", b"[1,2]",
+              b'{"queries":[' + b",".join([b'{"indexUid":"people","q":"a"}'] * 150) + b"]}",
+              b'{"q":"ann","highlightPreTag":"' + b"<" * 5000 + b'","attributesToHighlight":["*"]}']
+
+    def fuzzer():
+        session = type(server.session)()
+        while time.monotonic() < deadline:
+            headers = {}
+            for name, choices in [("host", hosts), ("origin", origins), ("content-type", types)]:
+                value = rng.choice(choices)
+                if value is not None:
+                    headers[name] = value
+            method = rng.choice(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+            try:
+                answer = session.request(method, server.url + rng.choice(paths), headers=headers,
+                                         data=rng.choice(bodies), timeout=30)
+            except Exception as error:
+                failures.append(("fuzz", repr(error)))
+                continue
+            if answer.status_code >= 500 and answer.status_code != 503:
+                failures.append((method, answer.request.url, answer.status_code, answer.text[:200]))
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(2)] + \
+              [threading.Thread(target=fuzzer) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert server.get("/health").json() == {"status": "available"}
+    assert len(acknowledged) > 20
+    for name in rng.sample(acknowledged, 20):
+        assert server.get("/api/search", params={"q": name, "match": "exact"}).json()["total"] >= 1, name
+    assert server.stop() == 0
+    assert run_ftsearch("check", "--db", server.database, check=False).returncode == 0

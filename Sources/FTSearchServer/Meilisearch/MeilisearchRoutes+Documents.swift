@@ -209,10 +209,10 @@ extension MeilisearchRoutes {
         let outcome: Result<Int, any Error>
         do {
             outcome = .success(
-                try await bodies.streaming(
+                try await bodies.spooled(
                     request.body, limit: configuration.maximumImportSize, to: pool
-                ) { index, pipe in
-                    let (_, reader) = try InputFormat.makeReader(for: pipe, format: format)
+                ) { index, body in
+                    let (_, reader) = try InputFormat.makeReader(for: body, format: format)
                     let documents = DocumentReader(
                         base: reader, kind: kind, index: updating ? index : nil, problem: problem)
                     try index.importRecords(
@@ -238,7 +238,7 @@ extension MeilisearchRoutes {
             case .failure(let error): problem.failure ?? Self.documentError(error)
             }
         let received = problem.count
-        return try finish(
+        return finish(
             kind: kind, type: "documentAdditionOrUpdate", enqueuedAt: enqueuedAt, error: error,
             details: [
                 "receivedDocuments": .integer(received),
@@ -271,7 +271,7 @@ extension MeilisearchRoutes {
         if let ids {
             details = ["providedIds": .integer(ids.count), "deletedDocuments": .integer(deleted)]
         }
-        return try finish(
+        return finish(
             kind: kind, type: "documentDeletion", enqueuedAt: enqueuedAt, error: nil,
             details: details)
     }
@@ -280,14 +280,19 @@ extension MeilisearchRoutes {
     private func finish(
         kind: Kind, type: String, enqueuedAt: Timestamp, error: MeilisearchError?,
         details: KeyValuePairs<String, JSONValue>
-    ) throws -> Response {
+    ) -> Response {
         var task = MeilisearchTaskStore.Task(
             uid: 0, indexUid: kind.rawValue, type: type,
             status: error == nil ? "succeeded" : "failed",
             details: details.map { JSONMember(key: $0.key, value: $0.value) },
             error: error?.jsonObject ?? .null, enqueuedAt: enqueuedAt, startedAt: enqueuedAt,
             finishedAt: Timestamp.now())
-        try tasks.record(&task)
+        if let failure = tasks.record(&task) {
+            let message =
+                "task \(task.uid) (\(task.status)) could not be written to \(tasks.path): "
+                + "\(failure); it is kept until the server stops"
+            logger.warning("\(message)")
+        }
         return JSONResponse.make(task.receipt, status: .accepted)
     }
 }

@@ -5,7 +5,9 @@ import Hummingbird
 extension Routes {
     func addTransferRoutes(to routes: RouteTable) {
         routes.on("/api/import", .post) { request, _ in try await importRecords(request) }
-        routes.on("/api/export", .get) { request, _ in try await export(request) }
+        routes.on("/api/export", .get) { request, context in
+            try await export(request, client: context.clientAddress)
+        }
     }
 
     /// The body (JSON, NDJSON, CSV or TSV: `?format=`, else the content type, else, for
@@ -44,10 +46,10 @@ extension Routes {
             kind: kind, replace: try Self.flag(parameters, "replace"),
             skipInvalid: try Self.flag(parameters, "skip_invalid"),
             maximumFieldSize: configuration.maximumFieldSize)
-        let (summary, skipped) = try await bodies.streaming(
+        let (summary, skipped) = try await bodies.spooled(
             request.body, limit: configuration.maximumImportSize, to: pool
-        ) { index, pipe in
-            let (_, reader) = try InputFormat.makeReader(for: pipe, format: format)
+        ) { index, body in
+            let (_, reader) = try InputFormat.makeReader(for: body, format: format)
             var skipped: [RecordProblem] = []
             let summary = try index.importRecords(
                 from: [ImportSource(path: "body", reader: reader)], options: options,
@@ -94,16 +96,21 @@ extension Routes {
 
     /// `?kind=people|animals|all&format=json|ndjson|csv|tsv`: what `ftsearch export` writes,
     /// sent as it is written.
-    private func export(_ request: Request) async throws -> Response {
+    /// Exports run on their own connections (``ExportLane``), not the searches'.
+    private func export(_ request: Request, client: String?) async throws -> Response {
         let parameters = try QueryParameters(
             request, allowing: ["kind", "format"], maximumSize: configuration.maximumQuerySize)
         let kinds = try parameters.kinds("kind", default: .all)
         let format = try parameters.choice("format", default: InputFormat.json)
-        let pipe = ExportPipe()
-        let pool = self.pool
+        let lane = exports
+        let place = try lane.enter(client: client)
+        let pipe = ExportPipe(receiverTimeout: configuration.exportWriteTimeout)
         Task {
+            defer { lane.release(place) }
             do {
-                try await pool.read { index in _ = try index.export(kinds, as: format, to: pipe) }
+                try await lane.read { index in
+                    _ = try index.export(kinds, as: format, to: pipe)
+                }
                 pipe.finish()
             } catch {
                 pipe.finish(failure: error)
@@ -124,7 +131,9 @@ extension Routes {
             case .csv: "text/csv; charset=utf-8"
             case .tsv: "text/tab-separated-values; charset=utf-8"
             }
+        let holder = ExportPipeHolder(pipe)
         let body = ResponseBody { writer in
+            let pipe = holder.pipe
             do {
                 if let first { try await writer.write(first) }
                 while let chunk = try await pipe.next() { try await writer.write(chunk) }
