@@ -21,6 +21,10 @@ extension RequestBodies {
         _ body: RequestBody, limit: Int, to pool: SearchIndexPool,
         _ work: @escaping @Sendable (SearchIndex, any ByteSource) throws -> T
     ) async throws -> T {
+        if let reason = pool.readOnlyReason {
+            // Nothing to spool for: say so before the body is read.
+            throw ReadOnlyDatabaseError(path: pool.path, reason: reason, change: "import")
+        }
         let spool = try SpoolFile(besideDatabaseAt: pool.path)
         try await forEachChunk(of: body, limit: limit) { chunk in
             try spool.append(chunk)
