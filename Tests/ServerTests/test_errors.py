@@ -160,3 +160,26 @@ def test_a_full_disk_is_507_and_says_so(start_server, tmp_path):
         assert run_ftsearch("check", "--db", database, check=False).returncode == 0
     finally:
         subprocess.run(["/bin/umount", "-l", str(disk)], capture_output=True)
+
+
+def test_ids_are_never_given_twice(server, database):
+    """The API, the Meilisearch routes and the command line: a record added after the one with
+    the highest id was deleted gets a new id, so a stale id reaches nothing."""
+    first = server.post("/api/people", json={"first_name": "Highest"}).json()["id"]
+    assert server.delete(f"/api/people/{first}").status_code == 200
+    second = server.post("/api/people", json={"first_name": "Next"}).json()["id"]
+    assert second == first + 1
+    assert server.get(f"/api/people/{first}").status_code == 404
+    assert server.patch(f"/api/people/{first}", json={"company": "Stale"}).status_code == 404
+    # Deleted through the Meilisearch routes: the id is not given again either.
+    task = server.delete(f"/indexes/people/documents/{second}").json()
+    assert server.get(f"/tasks/{task['taskUid']}").json()["status"] == "succeeded"
+    third = server.post("/api/people", json={"first_name": "Third"}).json()["id"]
+    assert third == second + 1
+    assert server.get(f"/indexes/people/documents/{second}").status_code == 404
+    server.stop()
+    added = run_ftsearch("add", "--db", database, "people", "--first-name", "Cli").stdout.strip()
+    assert added.endswith(str(third + 1)), added
+    run_ftsearch("delete", "--db", database, "people", str(third + 1))
+    again = run_ftsearch("add", "--db", database, "people", "--first-name", "Cli2").stdout.strip()
+    assert again.endswith(str(third + 2)), again
