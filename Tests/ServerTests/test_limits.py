@@ -77,7 +77,8 @@ def test_answers_past_the_budget_are_refused_before_they_grow(big_records, start
     small = server.get("/indexes/people/documents", params={"limit": "3", "offset": "10"}).json()
     assert [document["id"] for document in small["results"]] == ["11", "12", "13"]
     still_answers(server)
-    assert rss_mib(server) < 256
+    # What the issue asks of a server left running: back below 128 MiB after hostile requests.
+    assert rss_mib(server) < 128
 
 
 def test_fields_larger_than_the_limit_are_not_stored(server):
@@ -106,6 +107,7 @@ def test_a_50_mb_field_is_refused(server):
     assert answer.status_code == 422, answer.text[:300]
     assert server.get("/api/search", params={"q": "giant"}).json()["total"] == 0
     still_answers(server)
+    assert rss_mib(server) < 128
 
 
 def test_the_field_limit_is_configurable(start_server):
