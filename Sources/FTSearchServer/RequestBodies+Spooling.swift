@@ -19,7 +19,7 @@ extension RequestBodies {
     ///   it; else what `work` throws.
     func spooled<T: Sendable>(
         _ body: RequestBody, limit: Int, to pool: SearchIndexPool,
-        _ work: @escaping @Sendable (SearchIndex, any ByteSource) throws -> T
+        _ work: @escaping @Sendable (SearchIndex, sending any ByteSource) throws -> T
     ) async throws -> T {
         if let reason = pool.readOnlyReason {
             // Nothing to spool for: say so before the body is read.

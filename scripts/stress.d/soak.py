@@ -43,6 +43,8 @@ SHARED_SEARCHES = ["shared ann", "shared lin"]
 # import's.
 CEILING_ID = 100_000_000
 RANGE = 1_000_000
+# SortCodeMap.minimumRecords: an import of this many records makes the sort code map.
+MAP_MINIMUM = 1 << 17
 
 # Budgets, in seconds, for a whole command in a debug build sharing 2 cores with 7 others:
 # searches never wait for a writer (a wait would be a busy timeout, or an import's length);
@@ -182,7 +184,29 @@ class Soak:
         kinds = (["import"] * 6 + ["add"] * 10 + ["update"] * 10 + ["delete"] * 5
                  + ["query"] * 40 + ["suggest"] * 15 + ["history delete"] * 3
                  + ["export"] * 3 + ["optimize"] * 1)
+        # Worker 1 makes the sort code map at once (an import of as many people as make one)
+        # and makes it again halfway (`rebuild`), while the others write and search: every
+        # connection then codes its writes with a map another process made.
+        rebuild_at = time.monotonic() + (deadline - time.monotonic()) / 2 if number == 1 else None
+        if number == 1:
+            path = os.path.join(self.directory, "map-import.ndjson")
+            batch = {}
+            for _ in range(MAP_MINIMUM + 500):
+                batch[next_id] = tuple(person(rng))
+                next_id += 1
+            with open(path, "w") as file:
+                for identifier, fields in batch.items():
+                    self.write_record(file, identifier, fields)
+            operations["map import"] = 1
+            if self.run("map import", ["import", "--quiet", path]).returncode == 0:
+                owned.update(batch)
+            os.unlink(path)
         while time.monotonic() < deadline:
+            if rebuild_at is not None and time.monotonic() >= rebuild_at:
+                rebuild_at = None
+                operations["rebuild"] = 1
+                self.run("rebuild", ["rebuild"])
+                continue
             kind = rng.choice(kinds)
             operations[kind] = operations.get(kind, 0) + 1
             if kind == "import":

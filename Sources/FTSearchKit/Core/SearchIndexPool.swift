@@ -31,8 +31,8 @@ public final class SearchIndexPool: Sendable {
     /// uses (up to a gigabyte mapped).
     public let memoryLimits: ConnectionMemoryLimits?
 
-    private let writer: Connection
-    private let writerLock = Mutex(())
+    /// The one writer, replaced after a failure that may have left it broken.
+    private let writer: Mutex<Connection>
     private let idleReaders = Mutex<[Connection]>([])
     private let readerSlots: DispatchSemaphore
     /// The rankings and vocabularies searches keep, shared by every connection.
@@ -66,14 +66,8 @@ public final class SearchIndexPool: Sendable {
         self.maximumReaders = maximumReaders
         self.memoryLimits = memoryLimits
         self.clock = clock
-        if let memoryLimits { try index.limitMemory(memoryLimits) }
-        if index.readOnlyReason == nil {
-            // The history file exists before any reader opens it, so that every reader reads it
-            // through its -shm file and sees what the writer records later.
-            _ = try index.historyDatabase
-        }
-        index.memory = memory
-        writer = Connection(index)
+        writer = Mutex(Connection(index))
+        try Self.prepareWriter(index, memoryLimits: memoryLimits, memory: memory)
         readerSlots = DispatchSemaphore(value: maximumReaders)
     }
 
@@ -89,8 +83,16 @@ public final class SearchIndexPool: Sendable {
             readerSlots.wait()
             defer { readerSlots.signal() }
             let reader = try idleReaders.withLock { $0.popLast() } ?? makeReader()
-            defer { idleReaders.withLock { $0.append(reader) } }
-            return try body(reader.index)
+            do {
+                let result = try body(reader.index)
+                idleReaders.withLock { $0.append(reader) }
+                return result
+            } catch {
+                // A connection SQLite called broken is closed, not kept: the next read opens
+                // a new one.
+                if !Self.mayHaveBroken(by: error) { idleReaders.withLock { $0.append(reader) } }
+                throw error
+            }
         }
     }
 
@@ -101,7 +103,18 @@ public final class SearchIndexPool: Sendable {
         _ body: @escaping @Sendable (SearchIndex) throws -> T
     ) async throws -> T {
         try await onPoolThread { [self] in
-            try writerLock.withLock { _ in try body(writer.index) }
+            try writer.withLock { writer in
+                do {
+                    return try body(writer.index)
+                } catch {
+                    // The next write gets a connection of its own, so that one broken
+                    // connection does not fail every write until the process restarts.
+                    if Self.mayHaveBroken(by: error), let fresh = try? makeWriter() {
+                        writer = fresh
+                    }
+                    throw error
+                }
+            }
         }
     }
 
@@ -123,6 +136,34 @@ public final class SearchIndexPool: Sendable {
         } onCancel: {
             cancellation.cancel()
         }
+    }
+
+    /// The writer's settings: its memory limits, the pool's kept rankings, and the history
+    /// file made before any reader opens it, so that every reader reads it through its -shm
+    /// file and sees what the writer records later.
+    private static func prepareWriter(
+        _ index: SearchIndex, memoryLimits: ConnectionMemoryLimits?, memory: SearchMemory
+    ) throws {
+        if let memoryLimits { try index.limitMemory(memoryLimits) }
+        if index.readOnlyReason == nil { _ = try index.historyDatabase }
+        index.memory = memory
+    }
+
+    /// A new writer connection, as the pool opened its first.
+    private func makeWriter() throws -> Connection {
+        let index = try SearchIndex(
+            path: path, mode: readOnlyReason == nil ? .createIfMissing : .readOnly, clock: clock)
+        try Self.prepareWriter(index, memoryLimits: memoryLimits, memory: memory)
+        return Connection(index)
+    }
+
+    /// Whether `error`, thrown by work on a connection, may have left the connection unusable:
+    /// SQLite called the file damaged or not a database, or an I/O operation failed (a
+    /// connection can keep such a state for every later statement); such a connection is
+    /// closed instead of kept.
+    private static func mayHaveBroken(by error: any Error) -> Bool {
+        guard let error = error as? SQLiteError else { return false }
+        return error.isCorruption || error.code == .ioError
     }
 
     /// A new reader connection: beside the writer of this process, one that may keep caches;

@@ -7,7 +7,7 @@
 /// timestamps. Every other field is kept as an extra field with its JSON type.
 package enum FieldMapping {
     /// The role an input field plays.
-    enum Role: Equatable {
+    enum Role: Hashable {
         case id
         /// The searchable field at this index of `kind.searchableFields`.
         case searchable(Int)
@@ -182,7 +182,7 @@ package enum FieldMapping {
                 + "found \(field.value.jsonText)")
     }
 
-    private static func identifier(from value: JSONValue) throws(RecordValidationError) -> Int64? {
+    static func identifier(from value: JSONValue) throws(RecordValidationError) -> Int64? {
         switch value {
         case .null: return nil
         case .string(let text) where text.trimmingSpaces.isEmpty: return nil

@@ -6,6 +6,11 @@ public struct ImportOptions: Sendable {
     public var replace: Bool
     /// Skip invalid records (reporting each) instead of stopping at the first.
     public var skipInvalid: Bool
+    /// Whether a record whose id is stored keeps the stored fields it does not give, as
+    /// Meilisearch's "add or update documents" does; by default it replaces the stored record
+    /// whole. The record is checked (a person needs a name) after the fields are merged, so
+    /// `{"id": 7, "age": 40}` updates person 7's age.
+    public var keepsStoredFields: Bool
     /// The largest field a record may hold, in UTF-8 bytes (a larger one makes the record
     /// invalid); `nil` for no limit.
     public var maximumFieldSize: Int?
@@ -13,11 +18,12 @@ public struct ImportOptions: Sendable {
     /// Creates options; the defaults are those of `ftsearch import`.
     public init(
         kind: Kind? = nil, replace: Bool = false, skipInvalid: Bool = false,
-        maximumFieldSize: Int? = nil
+        keepsStoredFields: Bool = false, maximumFieldSize: Int? = nil
     ) {
         self.kind = kind
         self.replace = replace
         self.skipInvalid = skipInvalid
+        self.keepsStoredFields = keepsStoredFields
         self.maximumFieldSize = maximumFieldSize
     }
 

@@ -23,6 +23,8 @@ struct Importer {
     private var lastWriter: BulkWriter?
     private var summary = ImportSummary()
     private var sortCodeMap = SortCodeMap.empty
+    /// The roles of the field names of records merged here (see ``RecordReadAhead/Item``).
+    private var roles = FieldMapping.RoleCache()
 
     init(database: Database, options: ImportOptions, timestamp: Timestamp) {
         self.database = database
@@ -30,8 +32,8 @@ struct Importer {
         self.timestamp = timestamp
     }
 
-    /// Imports every source, all or nothing.
-    mutating func run(_ sources: [ImportSource]) throws -> ImportSummary {
+    /// Imports every source, all or nothing. The sources are read on a thread of their own.
+    mutating func run(_ sources: sending [ImportSource]) throws -> ImportSummary {
         // Read before the transaction, as the reading begins before it: the finish sees when
         // the map changed meanwhile.
         sortCodeMap = try SortCodes.storedMap(in: database)
@@ -74,17 +76,51 @@ struct Importer {
             case .inserted: writer.insertedCount += 1
             case .updated: writer.updatedCount += 1
             }
-        case .problem(let problem, let isRecoverable):
-            guard options.skipInvalid, isRecoverable else {
-                throw ImportError.invalidRecord(problem)
+        case .unmerged(let found, let kind, let path):
+            let fields = try mergedWithStored(found.fields, of: kind)
+            let record: Record
+            do {
+                record = try FieldMapping.record(of: kind, from: fields, roles: &roles)
+            } catch {
+                let problem = RecordProblem(path: path, line: found.line, reason: error.reason)
+                return try skip(problem, isRecoverable: true)
             }
-            summary.skipped += 1
-            onSkip(problem)
+            let writer = try writer(for: kind)
+            switch try writer.write(record) {
+            case .inserted: writer.insertedCount += 1
+            case .updated: writer.updatedCount += 1
+            }
+        case .problem(let problem, let isRecoverable):
+            try skip(problem, isRecoverable: isRecoverable)
         case .progress(let progress):
             onProgress(progress)
         case .failure(let error):
             throw error
         }
+    }
+
+    /// Skips an invalid record, or ends the import with it.
+    private mutating func skip(_ problem: RecordProblem, isRecoverable: Bool) throws {
+        guard options.skipInvalid, isRecoverable else {
+            throw ImportError.invalidRecord(problem)
+        }
+        summary.skipped += 1
+        onSkip(problem)
+    }
+
+    /// `fields` completed with the stored fields of the record of their id, when there is one
+    /// (``ImportOptions/keepsStoredFields``): read here, on the connection that writes, so that
+    /// a record given twice is merged with what the first one wrote.
+    /// A record without a valid id is returned as it is, for the mapping to report.
+    private func mergedWithStored(_ fields: [JSONMember], of kind: Kind) throws -> [JSONMember] {
+        guard
+            let given = fields.first(where: {
+                FieldMapping.role(ofField: $0.key, in: kind) == .id
+            }),
+            let id = try? FieldMapping.identifier(from: given.value),
+            let stored = try RecordRows(kind: kind).record(withID: id, in: database)
+        else { return fields }
+        return FieldMapping.fields(fields, completedFrom: stored)
     }
 
     private mutating func writer(for kind: Kind) throws -> BulkWriter {

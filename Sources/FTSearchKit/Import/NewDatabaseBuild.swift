@@ -53,17 +53,20 @@ struct NewDatabaseBuild {
         case notStarted
     }
 
-    /// Creates the staging file with the latest schema, runs `importRecords` on it, and moves
+    /// Creates the staging file with the latest schema, runs `importRecords` on it with
+    /// `sources`, and moves
     /// the finished database to ``path``. When `importRecords` throws, nothing is left.
     func run(
-        clock: @escaping @Sendable () -> Timestamp,
-        importing importRecords: (SearchIndex) throws -> ImportSummary
+        clock: @escaping @Sendable () -> Timestamp, sources: sending [ImportSource],
+        importing importRecords: (SearchIndex, sending [ImportSource]) throws -> ImportSummary
     ) throws -> Outcome {
         removeStagingFilesOfEndedProcesses()
         let interruption = InterruptionCleanup(removing: stagingFiles)
         defer { interruption.end() }
         do {
-            guard let summary = try build(clock: clock, importing: importRecords) else {
+            guard
+                let summary = try build(clock: clock, sources: sources, importing: importRecords)
+            else {
                 discard()
                 return .notStarted
             }
@@ -78,8 +81,8 @@ struct NewDatabaseBuild {
     /// create the file, or the folder's file system cannot link it into place (no hard links:
     /// FAT, some network shares), before anything is read.
     private func build(
-        clock: @escaping @Sendable () -> Timestamp,
-        importing importRecords: (SearchIndex) throws -> ImportSummary
+        clock: @escaping @Sendable () -> Timestamp, sources: sending [ImportSource],
+        importing importRecords: (SearchIndex, sending [ImportSource]) throws -> ImportSummary
     ) throws -> ImportSummary? {
         let database: Database
         do {
@@ -99,7 +102,8 @@ struct NewDatabaseBuild {
         }
         guard canLink() else { return nil }
         let summary = try importRecords(
-            SearchIndex(path: stagingPath, database: database, readOnlyReason: nil, clock: clock))
+            SearchIndex(path: stagingPath, database: database, readOnlyReason: nil, clock: clock),
+            sources)
         try database.switchToWAL()
         return summary
     }

@@ -21,6 +21,10 @@ final class RecordReadAhead: Sendable {
     enum Item: Sendable {
         /// A record, at this row of the batch's ``Batch/records``.
         case record(row: Int)
+        /// A record of an import that keeps stored fields
+        /// (``ImportOptions/keepsStoredFields``), as read: the importer merges it with the
+        /// stored record of its id, on its own connection, before mapping it.
+        case unmerged(SourceRecord, kind: Kind, path: String)
         /// A malformed or invalid record; the reading went on after it only when it is
         /// recoverable and the import skips invalid records.
         case problem(RecordProblem, isRecoverable: Bool)
@@ -58,12 +62,17 @@ final class RecordReadAhead: Sendable {
 
     /// Starts reading `sources`, which the reading thread owns from now on, coding the
     /// records' sort names with `sortCodeMap`.
+    ///
+    /// The sources are `sending`: the compiler refuses a caller that keeps using what they
+    /// hold, such as a reader that looks records up through the importer's own connection (an
+    /// SQLite connection used from two threads at once breaks for good).
     init(
-        reading sources: [ImportSource], options: ImportOptions, progressInterval: Int,
+        reading sources: sending [ImportSource], options: ImportOptions, progressInterval: Int,
         sortCodeMap: SortCodeMap
     ) {
         self.sortCodeMap = sortCodeMap
         for _ in 0..<Self.queuedBatches { room.signal() }
+        // Given up by the caller (`sending`), so this thread is their only user.
         let sources = UncheckedSendable(sources)
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             var batch = Filling(readAhead: self)
@@ -170,32 +179,38 @@ final class RecordReadAhead: Sendable {
                         totalBytes: totalBytes)
                     guard batch.add(.progress(progress)) else { return }
                 }
-                let problem: RecordProblem
                 if let maximum = options.maximumFieldSize,
                     let reason = ImportOptions.oversizedField(
                         in: found.fields, maximumSize: maximum)
                 {
-                    problem = RecordProblem(path: source.path, line: found.line, reason: reason)
-                } else {
-                    switch Self.kind(
-                        of: found, in: source.path, options: options, fileKind: &fileKind)
-                    {
-                    case .success(let kind):
-                        do {
-                            let record = try FieldMapping.record(
-                                of: kind, from: found.fields, roles: &roles)
-                            guard batch.add(record) else { return }
-                            continue
-                        } catch {
-                            problem = RecordProblem(
-                                path: source.path, line: found.line, reason: error.reason)
-                        }
-                    case .failure(.invalidRecord(let invalid)):
-                        problem = invalid
-                    case .failure(let error):
-                        _ = batch.add(.failure(error))
+                    let problem = RecordProblem(path: source.path, line: found.line, reason: reason)
+                    guard batch.add(.problem(problem, isRecoverable: true)), options.skipInvalid
+                    else { return }
+                    continue
+                }
+                let problem: RecordProblem
+                switch Self.kind(of: found, in: source.path, options: options, fileKind: &fileKind)
+                {
+                case .success(let kind) where options.keepsStoredFields:
+                    guard batch.add(.unmerged(found, kind: kind, path: source.path)) else {
                         return
                     }
+                    continue
+                case .success(let kind):
+                    do {
+                        let record = try FieldMapping.record(
+                            of: kind, from: found.fields, roles: &roles)
+                        guard batch.add(record) else { return }
+                        continue
+                    } catch {
+                        problem = RecordProblem(
+                            path: source.path, line: found.line, reason: error.reason)
+                    }
+                case .failure(.invalidRecord(let invalid)):
+                    problem = invalid
+                case .failure(let error):
+                    _ = batch.add(.failure(error))
+                    return
                 }
                 guard batch.add(.problem(problem, isRecoverable: true)), options.skipInvalid
                 else { return }

@@ -4,6 +4,8 @@ import FTSearchSQLite
 extension SearchIndex {
     /// Imports the records of `sources`, all in one transaction.
     ///
+    /// The sources are read on a thread of their own while the records are written (they are
+    /// `sending`: nothing they hold may be used elsewhere meanwhile, this index included).
     /// On the first invalid record the import stops and the database is left exactly as it was;
     /// with `options.skipInvalid`, invalid records are reported to `onSkip` and the rest is
     /// imported.
@@ -18,7 +20,7 @@ extension SearchIndex {
     ///   cannot write the database; ``SQLiteError`` when the database fails.
     @discardableResult
     public func importRecords(
-        from sources: [ImportSource], options: ImportOptions,
+        from sources: sending [ImportSource], options: ImportOptions,
         onSkip: @escaping (RecordProblem) -> Void = { _ in },
         onProgress: @escaping (ImportProgress) -> Void = { _ in }
     ) throws -> ImportSummary {
@@ -71,19 +73,19 @@ extension SearchIndex {
         onSkip: @escaping (RecordProblem) -> Void = { _ in },
         onProgress: @escaping (ImportProgress) -> Void = { _ in }
     ) throws -> ImportSummary {
-        var sources = try ImportSource.open(files, format: format)
         if let build = NewDatabaseBuild(path: path, inputs: files) {
+            let sources = try ImportSource.open(files, format: format)
             try createParentDirectories(of: path)
-            let outcome = try build.run(clock: clock) { index in
+            let outcome = try build.run(clock: clock, sources: sources) { index, sources in
                 try index.importRecords(
                     from: sources, options: options, onSkip: onSkip, onProgress: onProgress)
             }
             switch outcome {
             case .published(let summary): return summary
-            case .pathTaken: sources = try ImportSource.open(files, format: format)
-            case .notStarted: break
+            case .pathTaken, .notStarted: break
             }
         }
+        let sources = try ImportSource.open(files, format: format)
         let index = try SearchIndex(
             path: path, mode: .createIfMissing, clock: clock, lockWaiting: lockWaiting,
             onMigrationProgress: onProgress)

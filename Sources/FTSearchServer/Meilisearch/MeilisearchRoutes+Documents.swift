@@ -213,12 +213,12 @@ extension MeilisearchRoutes {
                     request.body, limit: configuration.maximumImportSize, to: pool
                 ) { index, body in
                     let (_, reader) = try InputFormat.makeReader(for: body, format: format)
-                    let documents = DocumentReader(
-                        base: reader, kind: kind, index: updating ? index : nil, problem: problem)
+                    let documents = DocumentReader(base: reader, kind: kind, problem: problem)
                     try index.importRecords(
                         from: [ImportSource(path: "body", reader: documents)],
                         options: ImportOptions(
-                            kind: kind, maximumFieldSize: configuration.maximumFieldSize))
+                            kind: kind, keepsStoredFields: updating,
+                            maximumFieldSize: configuration.maximumFieldSize))
                     return problem.count
                 })
         } catch let error as ImportError {
@@ -311,12 +311,12 @@ private final class DocumentProblem: Sendable {
     }
 }
 
-/// The documents of a body, checked for a valid `id` as Meilisearch checks its primary key;
-/// when updating, each merged into the stored document with the same id.
+/// The documents of a body, checked for a valid `id` as Meilisearch checks its primary key.
+/// (When updating, the import merges each with the stored document of its id: see
+/// ``ImportOptions/keepsStoredFields``.)
 private struct DocumentReader: RecordReader {
     var base: any RecordReader
     let kind: Kind
-    let index: SearchIndex?
     let problem: DocumentProblem
 
     var bytesConsumed: Int64 { base.bytesConsumed }
@@ -334,7 +334,7 @@ private struct DocumentReader: RecordReader {
                         "The body is not valid: line \(error.line): \(error.reason)."))
             throw error
         }
-        guard var record = next else { return nil }
+        guard let record = next else { return nil }
         problem.counted()
         guard let id = record.fields.first(where: { $0.key == "id" }) else {
             return try fail(
@@ -344,26 +344,10 @@ private struct DocumentReader: RecordReader {
                     "Document at line \(record.line) has no `id`, the primary key of "
                         + "`\(kind.rawValue)`."))
         }
-        let number: Int64
         do {
-            number = try MeilisearchRoutes.documentID(id.value)
+            _ = try MeilisearchRoutes.documentID(id.value)
         } catch {
             return try fail(record, error)
-        }
-        if let index {
-            let stored: Record?
-            do {
-                stored = try MeilisearchRoutes.record(of: kind, id: number, in: index)
-            } catch {
-                return try fail(record, MeilisearchError(error))
-            }
-            if let stored {
-                let given = Set(record.fields.map(\.key))
-                record.fields =
-                    stored.documentMembers.filter {
-                        !given.contains($0.key) && $0.key != "updated_at"
-                    } + record.fields
-            }
         }
         return record
     }

@@ -15,7 +15,7 @@ import FTSearchTestSupport
     }
 
     /// People as an input that claims to be large (what once took the rollback-journal path).
-    private func largeInput(_ people: [(Int?, String)]) -> [ImportSource] {
+    private static func largeInput(_ people: [(Int?, String)]) -> [ImportSource] {
         let fields = people.map { id, name in
             (id.map { [("id", JSONValue.number(String($0)))] } ?? []) + [
                 ("first_name", JSONValue.string(name))
@@ -34,7 +34,7 @@ import FTSearchTestSupport
 
     /// The journal mode of `index` while an import of `sources` indexes its rows.
     private func journalModeWhileIndexing(
-        _ sources: [ImportSource], into index: SearchIndex
+        _ sources: sending [ImportSource], into index: SearchIndex
     ) throws -> [String?] {
         var modes: [String?] = []
         try index.importRecords(
@@ -50,7 +50,8 @@ import FTSearchTestSupport
     /// A rollback journal would take the exclusive lock when the import's pages spill from the
     /// cache, and every reader would wait for the import to end: the WAL always.
     @Test func largeFirstImportStaysInWALModeSoReadersNeverWait() throws {
-        #expect(try journalModeWhileIndexing(largeInput([(nil, "Ann")]), into: index) == ["wal"])
+        #expect(
+            try journalModeWhileIndexing(Self.largeInput([(nil, "Ann")]), into: index) == ["wal"])
     }
 
     /// Its own secondary indexes too: one added to the records (as a user may add one on
@@ -58,7 +59,7 @@ import FTSearchTestSupport
     @Test func largeFirstImportEndsInWALModeWithEverythingIndexed() throws {
         try index.database.execute(sql: "CREATE INDEX people_by_company ON people(company)")
         let summary = try index.importRecords(
-            from: largeInput([(nil, "Ann"), (7, "Bob"), (3, "Cy"), (7, "Bo")]),
+            from: Self.largeInput([(nil, "Ann"), (7, "Bob"), (3, "Cy"), (7, "Bo")]),
             options: ImportOptions())
         #expect(summary.inserted == [.people: 3])
         #expect(summary.updated == [.people: 1])
@@ -74,9 +75,10 @@ import FTSearchTestSupport
 
     @Test func failedLargeImportLeavesAnEmptyDatabaseInWALMode() throws {
         try index.database.execute(sql: "CREATE INDEX people_by_company ON people(company)")
-        let sources = largeInput([(1, "Ann"), (nil, "")])  // a person needs a name
         #expect(throws: ImportError.self) {
-            try index.importRecords(from: sources, options: ImportOptions())
+            // A person needs a name.
+            try index.importRecords(
+                from: Self.largeInput([(1, "Ann"), (nil, "")]), options: ImportOptions())
         }
         #expect(try journalMode == "wal")
         #expect(try index.search(SearchRequest(text: "")).total == 0)
@@ -90,7 +92,7 @@ import FTSearchTestSupport
     @Test func largeImportWhileAnotherConnectionIsOpenStaysInWALMode() throws {
         let other = try SearchIndex(path: index.path)
         #expect(try other.search(SearchRequest(text: "")).total == 0)
-        try index.importRecords(from: largeInput([(nil, "Ann")]), options: ImportOptions())
+        try index.importRecords(from: Self.largeInput([(nil, "Ann")]), options: ImportOptions())
         #expect(try other.search(SearchRequest(text: "ann")).total == 1)
         #expect(try journalMode == "wal")
     }

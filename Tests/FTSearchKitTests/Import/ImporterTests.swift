@@ -286,9 +286,10 @@ import FTSearchTestSupport
         // stopped sending). The problem reaches the importer at once, not with a full batch.
         let input = StallingInput(first: "first_name,last_name\n,\n")
         defer { input.release() }
-        let source = try ImportSource(name: "stalled.csv", bytes: input, format: .csv)
         let error = try #require(throws: ImportError.self) {
-            try index.importRecords(from: [source], options: ImportOptions())
+            try index.importRecords(
+                from: [ImportSource(name: "stalled.csv", bytes: input, format: .csv)],
+                options: ImportOptions())
         }
         #expect(error.description == "stalled.csv:2: a person needs a first or last name")
     }
@@ -306,7 +307,6 @@ import FTSearchTestSupport
         defer { input.release() }
         let pages = try #require(try index.database.fetchInt(sql: "PRAGMA page_count"))
         try index.database.execute(sql: "PRAGMA max_page_count = \(pages + 12)")
-        let source = try ImportSource(name: "big.csv", bytes: input, format: .csv)
         var importer = Importer(
             database: index.database, options: ImportOptions(), timestamp: Timestamp.now())
         // The first report holds the writing up, so that the reading fills its queue before
@@ -319,7 +319,9 @@ import FTSearchTestSupport
                 _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(200))
             }
         }
-        let error = try #require(throws: SQLiteError.self) { try importer.run([source]) }
+        let error = try #require(throws: SQLiteError.self) {
+            try importer.run([ImportSource(name: "big.csv", bytes: input, format: .csv)])
+        }
         #expect(error.isDiskFull, "\(error)")
         try index.database.execute(sql: "PRAGMA max_page_count = 1073741823")
         #expect(try index.count(Person.self) == 0)
