@@ -116,3 +116,22 @@ def test_a_trickling_import_does_not_hold_the_writer(start_server):
     assert server.get("/api/search", params={"q": "trickled"}).json()["total"] >= 1
     assert server.get("/api/search", params={"q": "beside"}).json()["total"] == 3
     assert run_ftsearch("check", "--db", server.database, check=False).returncode == 0
+
+
+def test_an_export_whose_client_stops_reading_ends_and_frees_its_place(large_database, start_server):
+    server = start_server("--no-warm-up")
+    stalled = [stalled_export(server) for _ in range(2)]
+    try:
+        assert [head.split(b" ")[1] for _, head in stalled] == [b"200", b"200"]
+        assert server.get("/api/export", params={"kind": "animals"}).status_code == 503
+        # The exports wait 30 s for their clients to read, then end and give their places back.
+        deadline = time.monotonic() + 45
+        while time.monotonic() < deadline:
+            time.sleep(2)
+            answer = server.get("/api/export", params={"kind": "animals"})
+            if answer.status_code == 200:
+                break
+        assert answer.status_code == 200 and "Annie" in answer.text
+    finally:
+        for connection, _ in stalled:
+            connection.close()
