@@ -35,6 +35,11 @@ struct APIError: HTTPResponseError, Sendable {
         APIError(.notFound, code: "not_found", message)
     }
 
+    /// 507: the disk (or a quota) had no room; nothing of the change was kept.
+    static let diskFull = APIError(
+        HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full",
+        "the disk is full: the change was not made; free some space and try again")
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let error = JSONValue.object(
             [
@@ -83,6 +88,10 @@ extension APIError {
             self.init(
                 .internalServerError, code: "database_damaged",
                 "the database is damaged: \(error.message)")
+        case let error as SQLiteError where error.isDiskFull:
+            self = .diskFull
+        case let error as SpoolError where error.isDiskFull:
+            self = .diskFull
         case let error as SQLiteError where error.isBusy:
             self.init(.serviceUnavailable, code: "busy", "the database is busy; try again")
         case let error as HTTPError:

@@ -15,8 +15,15 @@ struct MeilisearchHits {
         return kind.searchableFields.filter { fields?.contains($0) ?? true }
     }
 
-    var hits: [JSONValue] {
-        results.hits.map(hit)
+    /// The hits, each charged to `budget` as it is made.
+    func hits(charging budget: AnswerBudget) throws(APIError) -> [JSONValue] {
+        var hits: [JSONValue] = []
+        for found in results.hits {
+            let value = hit(found)
+            try budget.charge(value)
+            hits.append(value)
+        }
+        return hits
     }
 
     private func hit(_ hit: SearchHit) -> JSONValue {

@@ -136,17 +136,37 @@ extension MeilisearchRoutes {
     private func documents(of kind: Kind, offset: Int, limit: Int, fields: [String]?)
         async throws -> JSONValue
     {
-        let (records, total) = try await pool.read { index in
-            let records = try Self.records(of: kind, in: index, after: nil, limit: offset + limit)
+        let budget = answerBudget()
+        let (documents, total) = try await pool.read { index in
+            // A page at a time, each document charged to the budget as it is made.
+            var documents: [JSONValue] = []
+            var skipped = 0
+            var last: Int64?
+            while documents.count < limit {
+                let page = try Self.records(
+                    of: kind, in: index, after: last,
+                    limit: skipped < offset ? 500 : min(limit - documents.count, 500))
+                for record in page where documents.count < limit {
+                    last = record.id
+                    if skipped < offset {
+                        skipped += 1
+                        continue
+                    }
+                    let document = JSONValue.object(Self.document(record, fields: fields))
+                    try budget.charge(document)
+                    documents.append(document)
+                }
+                if page.isEmpty { break }
+            }
             let total =
                 switch kind {
                 case .people: try index.count(Person.self)
                 case .animals: try index.count(Animal.self)
                 }
-            return (Array(records.dropFirst(offset)), total)
+            return (documents, total)
         }
         return JSONResponse.object([
-            "results": .array(records.map { .object(Self.document($0, fields: fields)) }),
+            "results": .array(documents),
             "offset": .integer(offset),
             "limit": .integer(limit),
             "total": .integer(total),
@@ -189,14 +209,16 @@ extension MeilisearchRoutes {
         let outcome: Result<Int, any Error>
         do {
             outcome = .success(
-                try await bodies.streaming(
+                try await bodies.spooled(
                     request.body, limit: configuration.maximumImportSize, to: pool
-                ) { index, pipe in
-                    let (_, reader) = try InputFormat.makeReader(for: pipe, format: format)
+                ) { index, body in
+                    let (_, reader) = try InputFormat.makeReader(for: body, format: format)
                     let documents = DocumentReader(base: reader, kind: kind, problem: problem)
                     try index.importRecords(
                         from: [ImportSource(path: "body", reader: documents)],
-                        options: ImportOptions(kind: kind, keepsStoredFields: updating))
+                        options: ImportOptions(
+                            kind: kind, keepsStoredFields: updating,
+                            maximumFieldSize: configuration.maximumFieldSize))
                     return problem.count
                 })
         } catch let error as ImportError {
@@ -216,7 +238,7 @@ extension MeilisearchRoutes {
             case .failure(let error): problem.failure ?? Self.documentError(error)
             }
         let received = problem.count
-        return try finish(
+        return finish(
             kind: kind, type: "documentAdditionOrUpdate", enqueuedAt: enqueuedAt, error: error,
             details: [
                 "receivedDocuments": .integer(received),
@@ -249,7 +271,7 @@ extension MeilisearchRoutes {
         if let ids {
             details = ["providedIds": .integer(ids.count), "deletedDocuments": .integer(deleted)]
         }
-        return try finish(
+        return finish(
             kind: kind, type: "documentDeletion", enqueuedAt: enqueuedAt, error: nil,
             details: details)
     }
@@ -258,14 +280,19 @@ extension MeilisearchRoutes {
     private func finish(
         kind: Kind, type: String, enqueuedAt: Timestamp, error: MeilisearchError?,
         details: KeyValuePairs<String, JSONValue>
-    ) throws -> Response {
+    ) -> Response {
         var task = MeilisearchTaskStore.Task(
             uid: 0, indexUid: kind.rawValue, type: type,
             status: error == nil ? "succeeded" : "failed",
             details: details.map { JSONMember(key: $0.key, value: $0.value) },
             error: error?.jsonObject ?? .null, enqueuedAt: enqueuedAt, startedAt: enqueuedAt,
             finishedAt: Timestamp.now())
-        try tasks.record(&task)
+        if let failure = tasks.record(&task) {
+            let message =
+                "task \(task.uid) (\(task.status)) could not be written to \(tasks.path): "
+                + "\(failure); it is kept until the server stops"
+            logger.warning("\(message)")
+        }
         return JSONResponse.make(task.receipt, status: .accepted)
     }
 }

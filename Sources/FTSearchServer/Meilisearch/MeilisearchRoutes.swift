@@ -14,9 +14,14 @@ struct MeilisearchRoutes: Sendable {
     let bodies: RequestBodies
     let tasks: MeilisearchTaskStore
     let logger: Logger
+    let file: DatabaseFile
 
-    init(pool: SearchIndexPool, configuration: ServerConfiguration, logger: Logger) {
+    init(
+        pool: SearchIndexPool, file: DatabaseFile, configuration: ServerConfiguration,
+        logger: Logger
+    ) {
         self.pool = pool
+        self.file = file
         self.logger = logger
         self.configuration = configuration
         bodies = RequestBodies(
@@ -41,6 +46,8 @@ struct MeilisearchRoutes: Sendable {
         if let key = configuration.apiKey {
             group.add(middleware: MeilisearchKeyMiddleware(key: key))
         }
+        group.add(middleware: BrowserGuardMiddleware(configuration: configuration))
+        group.add(middleware: DatabaseFileMiddleware(file: file))
         var methods: [String: [HTTPRequest.Method]] = [:]
         func on(
             _ path: String, _ method: HTTPRequest.Method,
@@ -48,6 +55,9 @@ struct MeilisearchRoutes: Sendable {
         ) {
             methods[path, default: []].append(method)
             group.on(RouterPath(path), method: method, use: handler)
+            if method == .get {
+                group.on(RouterPath(path), method: .head, use: HeadRequests.handler(for: handler))
+            }
         }
         on("/version", .get) { _, _ in version() }
         on("/stats", .get) { _, _ in try await stats() }

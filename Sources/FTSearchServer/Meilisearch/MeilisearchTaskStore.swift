@@ -100,22 +100,25 @@ final class MeilisearchTaskStore: Sendable {
         }
     }
 
-    /// Gives `task` the next uid, appends it to the file and keeps it.
+    /// Gives `task` the next uid, keeps it, and appends it to the file.
     ///
-    /// - Throws: 500 when the file cannot be written (the change itself is made).
-    func record(_ task: inout Task) throws(MeilisearchError) {
-        try state.withLock { state throws(MeilisearchError) in
+    /// - Returns: Why the file could not keep it (the task is kept until the server stops, and
+    ///   its change was made: the answer tells the change's real outcome), or nil.
+    func record(_ task: inout Task) -> String? {
+        state.withLock { state in
             task.uid = state.nextUid
             let object = task.jsonObject
-            let line = Array((object.jsonText + "\n").utf8)
-            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw Self.unwritable(path) }
-            defer { close(descriptor) }
-            let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written == line.count, fsync(descriptor) == 0 else { throw Self.unwritable(path) }
             state.nextUid += 1
             state.tasks.append((task.uid, object, task.indexUid, task.status, task.type))
             state.lastFinished[task.indexUid] = task.finishedAt
+            let line = Array((object.jsonText + "\n").utf8)
+            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { return Self.failure(errno) }
+            defer { close(descriptor) }
+            let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written == line.count else { return Self.failure(written < 0 ? errno : ENOSPC) }
+            guard fsync(descriptor) == 0 else { return Self.failure(errno) }
+            return nil
         }
     }
 
@@ -147,10 +150,8 @@ final class MeilisearchTaskStore: Sendable {
         }
     }
 
-    private static func unwritable(_ path: String) -> MeilisearchError {
-        MeilisearchError(
-            .internalServerError, code: "io_error",
-            "the change was made, but its task could not be written to \(path)", type: .system)
+    private static func failure(_ code: Int32) -> String {
+        String(cString: strerror(code))
     }
 
     /// The file's text; empty when it does not exist.
