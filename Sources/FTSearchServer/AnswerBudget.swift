@@ -1,5 +1,6 @@
 import FTSearchKit
 import Synchronization
+import HTTPTypes
 
 /// How many bytes of JSON one request's answer may hold (docs/reliability.md: Limits): each
 /// part of an answer (a hit, a document) is charged as it is built, so that a request asking

@@ -1,6 +1,7 @@
 import Dispatch
 import FTSearchKit
 import Synchronization
+import HTTPTypes
 
 /// Where exports run: a connection and a thread of their own each, apart from the searches'
 /// pool (a client that reads an export slowly holds both for as long as it reads, and a

@@ -1,6 +1,7 @@
 import FTSearchKit
 import Hummingbird
 import Synchronization
+import Logging
 
 /// The documents of an index: read them (`GET .../documents/{id}`, `GET .../documents`,
 /// `POST .../documents/fetch`), and write them as tasks (`POST` adds or replaces, `PUT` adds
