@@ -113,11 +113,18 @@ ensure_server_test_tools() {
             exit 1
         fi
     fi
-    if ! "$venv/bin/python" -c 'import playwright, pytest, requests, meilisearch' >/dev/null 2>&1; then
-        echo "Installing playwright, pytest, requests and meilisearch into .build/venv..." >&2
+    # The Meilisearch clients at the versions whose own test suites scripts/test runs
+    # (Tests/ServerTests/meilisearch_suites.py).
+    if ! "$venv/bin/python" -c 'import playwright, pytest, pytest_asyncio, requests, meilisearch,
+import meilisearch_python_sdk, sys
+from importlib.metadata import version
+sys.exit(version("meilisearch") != "0.43.0" or version("meilisearch-python-sdk") != "8.0.1")' \
+        >/dev/null 2>&1; then
+        echo "Installing playwright, pytest, requests and the Meilisearch clients into .build/venv..." >&2
         mkdir -p "$root/.build"
         python3 -m venv "$venv"
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$venv/bin/pip" install -q --disable-pip-version-check \
-            playwright pytest requests meilisearch >&2
+            playwright pytest pytest-asyncio requests meilisearch==0.43.0 \
+            meilisearch-python-sdk==8.0.1 >&2
     fi
 }

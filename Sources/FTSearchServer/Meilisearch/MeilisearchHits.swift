@@ -7,6 +7,8 @@ struct MeilisearchHits {
     let query: MeilisearchSearchQuery
     let kind: Kind
     let results: SearchResults
+    /// Each hit's share of the score range (see ``MeilisearchTermSearch``); all of it when nil.
+    var bands: [ClosedRange<Double>]? = nil
     let highlighter: MatchHighlighter
 
     /// The searchable fields a search matched in, whose matches are shown.
@@ -16,10 +18,10 @@ struct MeilisearchHits {
     }
 
     var hits: [JSONValue] {
-        results.hits.map(hit)
+        results.hits.indices.map { hit(results.hits[$0], band: bands?[$0] ?? 0...1) }
     }
 
-    private func hit(_ hit: SearchHit) -> JSONValue {
+    private func hit(_ hit: SearchHit, band: ClosedRange<Double>) -> JSONValue {
         let document = hit.record.documentMembers
         let retrieve = query.attributesToRetrieve.flatMap { $0.contains("*") ? nil : Set($0) }
         var members = document.filter { retrieve?.contains($0.key) ?? true }
@@ -67,8 +69,12 @@ struct MeilisearchHits {
             members.append(JSONMember(key: "_matchesPosition", value: .object(positions)))
         }
         if query.showRankingScore {
+            let score =
+                band.lowerBound + (band.upperBound - band.lowerBound) * rankingScore(of: hit)
             members.append(
-                JSONMember(key: "_rankingScore", value: .number(String(rankingScore(of: hit)))))
+                JSONMember(
+                    key: "_rankingScore", value: .number(String((score * 10000).rounded() / 10000))
+                ))
         }
         return .object(members)
     }

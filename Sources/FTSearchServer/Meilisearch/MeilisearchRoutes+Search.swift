@@ -97,10 +97,11 @@ extension MeilisearchRoutes {
     func search(_ query: MeilisearchSearchQuery, in kind: Kind) async throws -> JSONValue {
         let start = ContinuousClock.now
         let hitsPerPage = query.hitsPerPage ?? 20
-        let limit = query.isPaged ? hitsPerPage : query.limit
-        let offset = query.isPaged ? ((query.page ?? 1) - 1) * hitsPerPage : query.offset
+        // Page 0 is an empty page, as in Meilisearch.
+        let limit = query.isPaged ? (query.page == 0 ? 0 : hitsPerPage) : query.limit
+        let offset = query.isPaged ? (max(1, query.page ?? 1) - 1) * hitsPerPage : query.offset
         let fields = query.attributesToSearchOn.flatMap { $0.contains("*") ? nil : $0 }
-        var request = SearchRequest(
+        let request = SearchRequest(
             text: query.text, kinds: kind == .people ? .people : .animals, limit: limit,
             offset: offset, match: query.match, fields: fields)
         do {
@@ -111,20 +112,16 @@ extension MeilisearchRoutes {
                 "\(error.description). The searchable attributes of `\(kind.rawValue)` are "
                     + kind.searchableFields.joined(separator: ", ") + ".")
         }
-        var results = try await pool.search(request)
-        if query.matchingStrategy == .last {
-            var words = query.text.split(whereSeparator: \.isWhitespace)
-            while results.total == 0 && words.count > 1 {
-                words.removeLast()
-                request.text = words.joined(separator: " ")
-                results = try await pool.search(request)
-            }
-        }
-        let found = results
+        let page = try await MeilisearchTermSearch(
+            pool: pool, request: request, terms: MeilisearchQueryTerms(query.text),
+            strategy: query.matchingStrategy,
+            fields: kind.searchableFields.filter { fields?.contains($0) ?? true }
+        ).search()
+        let results = page.results
         let hits = try await pool.read { index in
             MeilisearchHits(
-                query: query, kind: kind, results: found,
-                highlighter: try index.highlighter(for: found)
+                query: query, kind: kind, results: results, bands: page.bands,
+                highlighter: try index.highlighter(for: results)
             ).hits
         }
         let elapsed = start.duration(to: .now).components

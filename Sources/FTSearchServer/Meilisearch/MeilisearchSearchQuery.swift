@@ -7,10 +7,11 @@ import FTSearchKit
 /// (`filter`, `facets`, `sort`...) a 400 that says so, unless it is empty.
 struct MeilisearchSearchQuery: Sendable {
     enum MatchingStrategy: String, Sendable {
-        /// Every word must match (ftsearch's rule).
+        /// Every word must match (the native API's and the command line's rule).
         case all
-        /// When nothing matches every word, the last word is dropped, and so on (Meilisearch's
-        /// default there; here it must be asked for).
+        /// The documents that match every word first, then those that match all but the last,
+        /// and so on; phrases are never dropped (Meilisearch's default, and so the default of
+        /// these routes).
         case last
     }
 
@@ -29,7 +30,7 @@ struct MeilisearchSearchQuery: Sendable {
     var showMatchesPosition = false
     var showRankingScore = false
     var attributesToSearchOn: [String]?
-    var matchingStrategy = MatchingStrategy.all
+    var matchingStrategy = MatchingStrategy.last
     /// ftsearch's extension: `prefix` (the default), `substring`, `exact` or `fuzzy`.
     var match = MatchMode.prefix
     /// The index of a multi-search query.
@@ -72,9 +73,11 @@ struct MeilisearchSearchQuery: Sendable {
             case "limit":
                 limit = try Self.integer(value, code: code(), name: name, in: 0...maximumLimit)
             case "page":
-                page = try Self.integer(value, code: code(), name: name, in: 1...Int(Int32.max))
+                // null is unset, as in Meilisearch; page 0 is an empty page.
+                page = try Self.optionalInteger(
+                    value, code: code(), name: name, in: 0...Int(Int32.max))
             case "hitsPerPage":
-                hitsPerPage = try Self.integer(
+                hitsPerPage = try Self.optionalInteger(
                     value, code: code(), name: name, in: 0...maximumLimit)
             case "attributesToRetrieve":
                 attributesToRetrieve = try Self.strings(value, code: code(), name: name)
@@ -101,9 +104,9 @@ struct MeilisearchSearchQuery: Sendable {
                 guard let strategy = MatchingStrategy(rawValue: text) else {
                     throw .invalid(
                         code(),
-                        "matchingStrategy `\(text)` is not supported: ftsearch knows `all` "
-                            + "(every word matches, the default) and `last` (drop words from the "
-                            + "end until something matches); `frequency` is not implemented.")
+                        "matchingStrategy `\(text)` is not supported: ftsearch knows `last` "
+                            + "(the default: words dropped from the end until something matches) "
+                            + "and `all` (every word matches); `frequency` is not implemented.")
                 }
                 matchingStrategy = strategy
             case "ftsearchMatch":
@@ -212,6 +215,14 @@ struct MeilisearchSearchQuery: Sendable {
                     + "\(range.upperBound).")
         }
         return number
+    }
+
+    /// An integer in `range`, or nil for null.
+    static func optionalInteger(
+        _ value: JSONValue, code: String, name: String, in range: ClosedRange<Int>
+    ) throws(MeilisearchError) -> Int? {
+        if case .null = value { return nil }
+        return try integer(value, code: code, name: name, in: range)
     }
 
     static func bool(_ value: JSONValue, code: String, name: String) throws(MeilisearchError)
