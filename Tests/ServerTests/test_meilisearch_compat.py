@@ -115,8 +115,13 @@ def test_delete_tasks_with_filters(server, client):
 
 def test_skip_creation_and_csv_delimiter(server, client):
     index = client.index("animals")
-    info = index.add_documents([{"id": 63, "name": "Skip"}], skip_creation=True)
-    assert client.get_task(info.task_uid).status == "succeeded"
+    # skipCreation: documents not in the index are left out; those in it are written.
+    info = index.update_documents([{"id": 63, "name": "Skip"}, {"id": 1, "name": "Annie B"}], skip_creation=True)
+    written = client.get_task(info.task_uid)
+    assert written.status == "succeeded" and written.details == {"receivedDocuments": 2, "indexedDocuments": 1}
+    assert index.get_document(1).name == "Annie B" and index.get_document(1).species == "cat"
+    with pytest.raises(meilisearch.errors.MeilisearchApiError):
+        index.get_document(63)
     meili_error(server.post("/indexes/animals/documents", params={"skipCreation": "perhaps"},
                             json=[{"id": 64, "name": "X"}]), 400, "invalid_skip_creation")
     body = 'id;name;species\n64;"Dot; the ""cat""";cat\n65;Comma, Jr.;dog\n'.encode()
@@ -195,3 +200,13 @@ def test_phrases_are_kept(server, database):
     # A quote left open runs to the end.
     assert search('zzzz "united nat') == []
     assert search('zzzz "united nations') == [12]
+
+
+def test_every_text_field_is_highlighted_and_cropped(server):
+    """As in Meilisearch, whose fields are all searchable by default; positions stay with the
+    fields the search matched in."""
+    hit = server.post("/indexes/animals/search", json={
+        "q": "zoe", "attributesToHighlight": ["*"], "showMatchesPosition": True}).json()["hits"][0]
+    assert hit["_formatted"]["name"] == "<em>Zoë</em>"
+    assert hit["_formatted"]["owner"] == "<em>Zoë</em> Ødegaard"
+    assert set(hit["_matchesPosition"]) == {"name"}

@@ -27,7 +27,10 @@ struct MeilisearchHits {
         var members = document.filter { retrieve?.contains($0.key) ?? true }
         let matched = Set(matchedFields)
         var ranges: [String: [Range<String.Index>]] = [:]
-        for member in document where matched.contains(member.key) {
+        // The query's words are highlighted and cropped around in every text field, as
+        // Meilisearch (whose attributes are all searchable by default) does; positions are
+        // given for the fields the search matched in.
+        for member in document {
             if case .string(let text) = member.value {
                 ranges[member.key] = highlighter.matchedRanges(in: text)
             }
@@ -50,7 +53,7 @@ struct MeilisearchHits {
         }
         if query.showMatchesPosition {
             let positions = document.compactMap { member -> JSONMember? in
-                guard case .string(let text) = member.value,
+                guard matched.contains(member.key), case .string(let text) = member.value,
                     let found = ranges[member.key], !found.isEmpty
                 else { return nil }
                 return JSONMember(

@@ -211,8 +211,7 @@ extension MeilisearchRoutes {
                 "index_primary_key_already_exists",
                 "The primary key of `\(kind.rawValue)` is `id`, not `\(key)`.")
         }
-        // The index exists, so whether a write may create it does not matter; the value must
-        // still be a boolean.
+        // skipCreation=true: documents whose id is not in the index are left out, not created.
         if let skip = parameters["skipCreation"], skip != "true", skip != "false" {
             throw MeilisearchError.invalid(
                 "invalid_skip_creation",
@@ -249,6 +248,7 @@ extension MeilisearchRoutes {
             delimiter = byte == UInt8(ascii: ",") ? nil : byte
         }
         let csvDelimiter = delimiter
+        let skipsCreation = parameters["skipCreation"] == "true"
         let enqueuedAt = Timestamp.now()
         let problem = DocumentProblem()
         let outcome: Result<Int, any Error>
@@ -261,7 +261,13 @@ extension MeilisearchRoutes {
                         csvDelimiter.map { CSVDelimiterTranscoder(base: pipe, delimiter: $0) }
                         ?? pipe
                     let (_, reader) = try InputFormat.makeReader(for: source, format: format)
-                    let documents = DocumentReader(base: reader, kind: kind, problem: problem)
+                    let existing =
+                        skipsCreation
+                        ? Set(
+                            try Self.records(of: kind, in: index, after: nil, limit: nil)
+                                .compactMap(\.id)) : nil
+                    let documents = DocumentReader(
+                        base: reader, kind: kind, problem: problem, existing: existing)
                     try index.importRecords(
                         from: [ImportSource(path: "body", reader: documents)],
                         options: ImportOptions(kind: kind, keepsStoredFields: updating))
@@ -289,7 +295,7 @@ extension MeilisearchRoutes {
             customMetadata: parameters["customMetadata"],
             details: [
                 "receivedDocuments": .integer(received),
-                "indexedDocuments": .integer(error == nil ? received : 0),
+                "indexedDocuments": .integer(error == nil ? received - problem.skipped : 0),
             ])
     }
 
@@ -343,12 +349,15 @@ extension MeilisearchRoutes {
 
 /// What the documents of a write held: how many, and the first problem.
 private final class DocumentProblem: Sendable {
-    private let state = Mutex<(count: Int, failure: MeilisearchError?)>((0, nil))
+    private let state = Mutex<(count: Int, skipped: Int, failure: MeilisearchError?)>((0, 0, nil))
 
     var count: Int { state.withLock { $0.count } }
+    var skipped: Int { state.withLock { $0.skipped } }
     var failure: MeilisearchError? { state.withLock { $0.failure } }
 
     func counted() { state.withLock { $0.count += 1 } }
+
+    func skippedOne() { state.withLock { $0.skipped += 1 } }
 
     func fail(_ error: MeilisearchError) {
         state.withLock { state in if state.failure == nil { state.failure = error } }
@@ -362,10 +371,24 @@ private struct DocumentReader: RecordReader {
     var base: any RecordReader
     let kind: Kind
     let problem: DocumentProblem
+    /// With `skipCreation=true`: the ids in the index; a document with another is left out.
+    let existing: Set<Int64>?
 
     var bytesConsumed: Int64 { base.bytesConsumed }
 
     mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
+        while true {
+            guard let record = try nextDocument() else { return nil }
+            guard let existing,
+                let id = record.fields.first(where: { $0.key == "id" }),
+                let number = try? MeilisearchRoutes.documentID(id.value),
+                !existing.contains(number)
+            else { return record }
+            problem.skippedOne()
+        }
+    }
+
+    private mutating func nextDocument() throws(RecordSyntaxError) -> SourceRecord? {
         let next: SourceRecord?
         do {
             next = try base.nextRecord()
