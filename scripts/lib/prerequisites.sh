@@ -114,9 +114,9 @@ ensure_server_test_tools() {
         fi
     fi
     # The Meilisearch clients at the versions whose own test suites scripts/test runs
-    # (Tests/ServerTests/meilisearch_suites.py).
-    if ! "$venv/bin/python" -c 'import playwright, pytest, pytest_asyncio, requests, meilisearch,
-import meilisearch_python_sdk, sys
+    # (Tests/MeilisearchSuites/run.py).
+    if ! "$venv/bin/python" -c 'import playwright, pytest, pytest_asyncio, pytest_timeout, requests
+import meilisearch, meilisearch_python_sdk, orjson, sys
 from importlib.metadata import version
 sys.exit(version("meilisearch") != "0.43.0" or version("meilisearch-python-sdk") != "8.0.1")' \
         >/dev/null 2>&1; then
@@ -124,7 +124,7 @@ sys.exit(version("meilisearch") != "0.43.0" or version("meilisearch-python-sdk")
         mkdir -p "$root/.build"
         python3 -m venv "$venv"
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$venv/bin/pip" install -q --disable-pip-version-check \
-            playwright pytest pytest-asyncio requests meilisearch==0.43.0 \
-            meilisearch-python-sdk==8.0.1 >&2
+            playwright pytest pytest-asyncio pytest-timeout requests meilisearch==0.43.0 \
+            "meilisearch-python-sdk[all]==8.0.1" >&2
     fi
 }
