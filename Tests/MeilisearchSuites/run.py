@@ -16,6 +16,7 @@ loopback port, with the master key the suites use. Exits 1 when an in-scope test
 """
 
 import argparse
+import collections
 import hashlib
 import json
 import os
@@ -143,6 +144,8 @@ def summarize(suite, result, seconds, everything):
     else:
         line += f"; {len(reasons)} out of scope, not run"
     print(f"{line} ({seconds:.0f} s)")
+    by_reason = collections.Counter(reasons.values())
+    print("  out of scope by reason: " + ", ".join(f"{r} {n}" for r, n in by_reason.most_common()))
     failures = sorted(node for node, outcome in in_scope.items() if outcome in ("failed", "error"))
     for node in failures:
         print(f"  FAILED {node}")

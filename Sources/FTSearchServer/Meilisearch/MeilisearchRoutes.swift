@@ -8,7 +8,7 @@ import Logging
     import Darwin
 #endif
 
-/// The Meilisearch-compatible API (README: Meilisearch-compatible API): two indexes, `people`
+/// The Meilisearch-compatible API (docs/meilisearch.md): two indexes, `people`
 /// and `animals`, primary key `id`, at Meilisearch's own paths (`/indexes`, `/multi-search`,
 /// `/tasks`, `/version`, `/stats`; `/health` is the native route, which answers
 /// `{"status":"available"}` as Meilisearch's SDKs expect), so that its clients work unchanged
