@@ -45,7 +45,7 @@ let package = Package(
         ),
         .target(
             name: "FTSearchKit",
-            dependencies: ["FTSearchSQLite", "CSQLite"],
+            dependencies: ["FTSearchSQLite"],
             // Generates Text/LetterFoldingTable.swift.
             exclude: ["Text/generate-letter-folding.py"]
         ),

@@ -350,3 +350,12 @@ package final class Database {
     /// The number of rows changed by the last INSERT, UPDATE or DELETE.
     package var changesCount: Int { Int(sqlite3_changes64(handle)) }
 }
+
+extension Database {
+    /// Whether this connection is inside a write transaction on its main database
+    /// (https://sqlite.org/c3ref/txn_state.html): what it reads may then hold its own
+    /// uncommitted changes, which nothing kept across transactions may remember.
+    package var isWriting: Bool {
+        sqlite3_txn_state(handle, "main") == SQLITE_TXN_WRITE
+    }
+}

@@ -63,9 +63,7 @@ package final class FTS5Tokenizer {
     private init(module database: Database, name: String, arguments: [String], keepsAlive: Bool)
         throws(SQLiteError)
     {
-        guard let api = csqlite_fts5_api(database.handle) else {
-            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "FTS5 is not available")
-        }
+        let api = try database.fts5API()
         var context: UnsafeMutableRawPointer?
         var methods = fts5_tokenizer()
         var code = api.pointee.xFindTokenizer(api, name, &context, &methods)

@@ -29,6 +29,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The extended result code, which refines ``code`` (`SQLITE_CONSTRAINT_PRIMARYKEY`).
     public var extendedCode: SQLiteResultCode { SQLiteResultCode(rawValue: extendedResultCode) }
 
+    /// An error of `code`, with SQLite's wording of it unless `message` is given.
+    package init(_ code: SQLiteResultCode, message: String? = nil, sql: String? = nil) {
+        self.init(
+            extendedResultCode: code.rawValue, message: message ?? code.description, sql: sql)
+    }
+
     /// Creates an error from its parts.
     package init(
         extendedResultCode: Int32, message: String, sql: String? = nil, systemErrorNumber: Int32 = 0
@@ -92,6 +98,8 @@ public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStri
     /// Wraps SQLite's number for a code.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
+    /// `SQLITE_OK`: success.
+    public static let ok = Self(rawValue: SQLITE_OK)
     /// `SQLITE_ERROR`: a generic error, such as an SQL syntax error.
     public static let error = Self(rawValue: SQLITE_ERROR)
     /// `SQLITE_PERM`: access permission denied.
@@ -116,6 +124,8 @@ public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let constraint = Self(rawValue: SQLITE_CONSTRAINT)
     /// `SQLITE_NOTADB`: the file is not a database.
     public static let notADatabase = Self(rawValue: SQLITE_NOTADB)
+    /// `SQLITE_MISUSE`: the library was called in a way it does not allow.
+    public static let misuse = Self(rawValue: SQLITE_MISUSE)
 
     /// SQLite's English wording of the code: `database is locked`.
     public var description: String { String(cString: sqlite3_errstr(rawValue)) }

@@ -1,4 +1,3 @@
-import CSQLite
 import FTSearchSQLite
 
 extension Database {
@@ -10,11 +9,8 @@ extension Database {
     ///
     /// - Throws: ``SQLiteError`` when this SQLite has no FTS5, or refuses a registration.
     func registerSearchExtensions() throws(SQLiteError) {
-        guard let api = csqlite_fts5_api(handle) else {
-            throw SQLiteError(extendedResultCode: SQLITE_ERROR, message: "FTS5 is not available")
-        }
-        try FoldingTokenizer.register(with: api)
-        try FTS5RankFunction.register(with: api)
+        try FoldingTokenizer.register(on: self)
+        try FTS5RankFunction.register(on: self)
         try SortCodes.registerFunction(on: self)
     }
 }

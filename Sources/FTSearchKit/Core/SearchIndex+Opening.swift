@@ -1,4 +1,3 @@
-import CSQLite
 import FTSearchSQLite
 
 #if canImport(Glibc)
@@ -157,7 +156,7 @@ extension SearchIndex {
         } catch {
             failure = error
         }
-        guard failure.resultCode == SQLITE_CANTOPEN else { throw failure }
+        guard failure.code == .cannotOpen else { throw failure }
         let message = failure.message
         throw DatabaseOpenError.cannotOpen(path: path, reason: whyUnopenable(path) ?? message)
     }
@@ -186,6 +185,6 @@ extension SQLiteError {
     /// Whether reading failed because SQLite could neither open nor make the `-wal` or `-shm`
     /// file of a WAL database.
     var isMissingSharedMemory: Bool {
-        resultCode == SQLITE_CANTOPEN || resultCode == SQLITE_READONLY
+        code == .cannotOpen || code == .readOnly
     }
 }

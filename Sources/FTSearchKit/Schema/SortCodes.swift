@@ -1,4 +1,3 @@
-import CSQLite
 import FTSearchSQLite
 
 /// A three-byte code of every record's sort key (see ``SortName``) that orders as the key
@@ -83,38 +82,17 @@ struct SortCodes {
     /// gives is a change those migrations ship only with a later migration that fills the
     /// codes again, as 13 did when an empty name's code became 1 and a blob's ``ofNonText``.
     static func registerFunction(on database: Database) throws(SQLiteError) {
+        let kept = KeptMap()
         for arguments: Int32 in [1, 2] {
-            let result = sqlite3_create_function_v2(
-                database.handle, functionName, arguments,
-                SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-                Unmanaged.passRetained(KeptMap()).toOpaque(),
-                { context, count, values in
-                    guard let context, let values, let value = values[0] else { return }
-                    let kept = Unmanaged<KeptMap>.fromOpaque(sqlite3_user_data(context))
-                        .takeUnretainedValue()
-                    var map = SortCodeMap.empty
-                    if count == 2, let id = values[1], sqlite3_value_type(id) != SQLITE_NULL {
-                        let id = sqlite3_value_int64(id)
-                        guard let found = kept.map(id, on: sqlite3_context_db_handle(context))
-                        else {
-                            sqlite3_result_error(context, SortCodeMap.damagedMessage, -1)
-                            sqlite3_result_error_code(context, SQLITE_CORRUPT)
-                            return
-                        }
-                        map = found
-                    }
-                    // Asked before the text is read, which makes the value text.
-                    let isBlob = sqlite3_value_type(value) == SQLITE_BLOB
-                    let text = sqlite3_value_text(value)
-                    let count = Int(sqlite3_value_bytes(value))
-                    let key = UnsafeBufferPointer(start: text, count: text == nil ? 0 : count)
-                    let code = SortCodes.bytes(
-                        of: isBlob ? SortCodes.ofNonText : map.code(ofKey: key))
-                    sqlite3_result_blob(context, code, Int32(code.count), csqlite_transient())
-                }, nil, nil,
-                { kept in kept.map { Unmanaged<KeptMap>.fromOpaque($0).release() } })
-            guard result == SQLITE_OK else {
-                throw SQLiteError(connection: database.handle, code: result)
+            try database.createFunction(
+                functionName, argumentCount: arguments, isInnocuous: true
+            ) { [unowned database] arguments throws(SQLiteError) in
+                var map = SortCodeMap.empty
+                if arguments.count == 2, !arguments.isNull(at: 1) {
+                    map = try kept.map(arguments.int64(at: 1), on: database)
+                }
+                guard !arguments.isBlob(at: 0) else { return SortCodes.bytes(of: ofNonText) }
+                return arguments.withText(at: 0) { SortCodes.bytes(of: map.code(ofKey: $0)) }
             }
         }
     }
@@ -123,27 +101,21 @@ struct SortCodes {
     private final class KeptMap {
         private var map = SortCodeMap.empty
 
-        /// The map of id `id`, read from `sort_code_map` on `connection` when it is not the
-        /// one kept; nil when it is not there or cannot be read.
-        func map(_ id: Int64, on connection: OpaquePointer?) -> SortCodeMap? {
+        /// The map of id `id`, read from `sort_code_map` on `database` when it is not the one
+        /// kept.
+        ///
+        /// - Throws: An `SQLITE_CORRUPT` error when it is not there or cannot be read.
+        func map(_ id: Int64, on database: Database) throws(SQLiteError) -> SortCodeMap {
             if map.id == id { return map }
-            var statement: OpaquePointer?
-            defer { sqlite3_finalize(statement) }
-            guard
-                sqlite3_prepare_v2(
-                    connection, "SELECT records, boundaries FROM sort_code_map WHERE id = ?1", -1,
-                    &statement, nil) == SQLITE_OK,
-                sqlite3_bind_int64(statement, 1, id) == SQLITE_OK,
-                sqlite3_step(statement) == SQLITE_ROW
-            else { return nil }
-            let count = Int(sqlite3_column_bytes(statement, 1))
-            let bytes = sqlite3_column_blob(statement, 1)?.assumingMemoryBound(to: UInt8.self)
-            guard
-                let found = SortCodeMap(
-                    id: id, records: Int(sqlite3_column_int64(statement, 0)),
-                    encoded: UnsafeBufferPointer(start: bytes, count: bytes == nil ? 0 : count)),
+            let row = try? database.cachedStatement(
+                sql: "SELECT records, boundaries FROM sort_code_map WHERE id = ?1"
+            ).firstRow([id]) { ($0.int(at: 0), $0.bytes(at: 1)) }
+            guard let (records, encoded) = row ?? nil,
+                let found = SortCodeMap(id: id, records: records, encoded: encoded),
                 found.id == id
-            else { return nil }
+            else {
+                throw SQLiteError(.corrupt, message: SortCodeMap.damagedMessage)
+            }
             map = found
             return found
         }
@@ -219,8 +191,7 @@ struct SortCodes {
         ).firstRow { ($0.int64(at: 0), $0.int(at: 1), $0.bytes(at: 2)) }
         guard let (id, records, encoded) = row else { return .empty }
         guard let map = SortCodeMap(id: id, records: records, encoded: encoded), map.id == id else {
-            throw SQLiteError(
-                extendedResultCode: SQLITE_CORRUPT, message: SortCodeMap.damagedMessage)
+            throw SQLiteError(.corrupt, message: SortCodeMap.damagedMessage)
         }
         return map
     }

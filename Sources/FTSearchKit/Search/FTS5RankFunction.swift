@@ -1,4 +1,3 @@
-import CSQLite
 import FTSearchSQLite
 
 #if canImport(Glibc)
@@ -106,11 +105,10 @@ final class FTS5RankCollector {
     private let tokenStartsWord: UnsafeMutableBufferPointer<Bool>
     private let tokenTypos: UnsafeMutableBufferPointer<Int>
     private let tokenAccentExact: UnsafeMutableBufferPointer<Bool>
-    private var failure: Int32 = SQLITE_OK
+    private var failure: Int32 = SQLiteResultCode.ok.rawValue
 
     /// Where row sizes are read from directly: the connection and the docsize table.
-    private var sizeSource: (database: Database, table: String)?
-    private var sizeBlob: OpaquePointer?
+    private var sizeBlob: BlobReader?
     /// The index's one-byte row sizes (see ``RowSizes``), read before the docsize table.
     private let rowSizeReader: RowBlockReader?
     /// The values of a one-word search's rows worked out so far.
@@ -128,7 +126,9 @@ final class FTS5RankCollector {
         rowSizes: RowSizes? = nil
     ) {
         arguments = (plan, database, sizeTable, rowSizes)
-        if let database, let sizeTable { sizeSource = (database, sizeTable) }
+        if let database, let sizeTable {
+            sizeBlob = BlobReader(database: database, table: sizeTable, column: "sz")
+        }
         rowSizeReader = database.flatMap { database in
             rowSizes.map { RowBlockReader(database: database, blocks: $0.blocks) }
         }
@@ -204,7 +204,7 @@ final class FTS5RankCollector {
     /// deep page's every match: the caller selects what it shows). Throws when the function
     /// failed.
     func finish() throws(SQLiteError) -> [Ranked] {
-        guard failure == SQLITE_OK else {
+        guard failure == SQLiteResultCode.ok.rawValue else {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
         // One phrase: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
@@ -243,7 +243,7 @@ final class FTS5RankCollector {
             averageSize = other.averageSize
             _ = idf.update(fromContentsOf: other.idf)
         }
-        if failure == SQLITE_OK { failure = other.failure }
+        if failure == SQLiteResultCode.ok.rawValue { failure = other.failure }
     }
 
     static func idf(rows: Int64, hits: Int64) -> Double {
@@ -255,28 +255,23 @@ final class FTS5RankCollector {
 
     // MARK: Called by the auxiliary function, once per matching row
 
-    fileprivate func start(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer)
-        -> Int32
-    {
+    fileprivate func start(_ row: FTS5Row) -> Int32 {
         var rows: Int64 = 0
         var tokens: Int64 = 0
-        var code = api.pointee.xRowCount(context, &rows)
-        if code == SQLITE_OK { code = api.pointee.xColumnTotalSize(context, -1, &tokens) }
-        guard code == SQLITE_OK else { return code }
+        var code = row.rowCount(&rows)
+        if code == SQLiteResultCode.ok.rawValue { code = row.columnTotalSize(-1, &tokens) }
+        guard code == SQLiteResultCode.ok.rawValue else { return code }
         var phraseRows: [Int64] = []
         if matchCount > 1 {
             for phrase in 0..<matchCount {
                 var hits: Int64 = 0
-                code = api.pointee.xQueryPhrase(context, Int32(phrase), &hits) { _, _, user in
-                    user?.assumingMemoryBound(to: Int64.self).pointee += 1
-                    return SQLITE_OK
-                }
-                guard code == SQLITE_OK else { return code }
+                code = row.rowCount(ofPhrase: Int32(phrase), &hits)
+                guard code == SQLiteResultCode.ok.rawValue else { return code }
                 phraseRows.append(hits)
             }
         }
         start(rowCount: rows, tokenCount: tokens, matchPhraseRows: phraseRows)
-        return SQLITE_OK
+        return SQLiteResultCode.ok.rawValue
     }
 
     /// Starts the collection with the index's row count and token count (the averages bm25
@@ -332,28 +327,24 @@ final class FTS5RankCollector {
                 averageSize: Double(tokens) / Double(rows))
     }
 
-    fileprivate func visitRow(_ api: UnsafePointer<Fts5ExtensionApi>, _ context: OpaquePointer)
-        -> Int32
-    {
+    fileprivate func visitRow(_ row: FTS5Row) -> Int32 {
         if !isStarted {
-            let code = start(api, context)
-            guard code == SQLITE_OK else { return code }
+            let code = start(row)
+            guard code == SQLiteResultCode.ok.rawValue else { return code }
         }
         beginRow()
         var instanceCount: Int32 = 0
-        var code = api.pointee.xInstCount(context, &instanceCount)
-        guard code == SQLITE_OK else { return code }
+        var code = row.instanceCount(&instanceCount)
+        guard code == SQLiteResultCode.ok.rawValue else { return code }
         for instance in 0..<instanceCount {
             var phrase: Int32 = 0
             var column: Int32 = 0
             var offset: Int32 = 0
-            code = api.pointee.xInst(context, instance, &phrase, &column, &offset)
-            guard code == SQLITE_OK else { return code }
+            code = row.instance(instance, phrase: &phrase, column: &column, offset: &offset)
+            guard code == SQLiteResultCode.ok.rawValue else { return code }
             recordHit(ofPhrase: Int(phrase), inColumn: Int(column))
         }
-        return endRow(rowid: api.pointee.xRowid(context)) { size in
-            api.pointee.xColumnSize(context, -1, &size)
-        }
+        return endRow(rowid: row.rowid) { size in row.columnSize(-1, &size) }
     }
 
     // MARK: One row: its hits, then its verdict (the aux function and DoclistRanking both)
@@ -406,7 +397,7 @@ final class FTS5RankCollector {
     /// Ends the current row, `rowid`: counts it when every token matched, and keeps it when it
     /// can be among the best. Its size comes from the index's ``RowSizes`` byte, else its
     /// docsize row, else `readSize`, which sets it and returns an SQLite result code. Returns
-    /// that code when it failed, else SQLITE_OK.
+    /// that code when it failed, else SQLiteResultCode.ok.rawValue.
     func endRow(rowid: Int64, readSize fallbackSize: (inout Int32) -> Int32) -> Int32 {
         let tokenCount = self.tokenCount
         let matchCount = self.matchCount
@@ -423,7 +414,7 @@ final class FTS5RankCollector {
         var accents = 0
         for token in 0..<tokenCount {
             // A row that only a signal phrase brought in does not match.
-            guard tokenMatched[token] else { return SQLITE_OK }
+            guard tokenMatched[token] else { return SQLiteResultCode.ok.rawValue }
             if tokenWhole[token] { wholeCount += 1 }
             if !tokenStartsWord[token] && !tokenWhole[token] { infix += 1 }
             typos += tokenTypos[token]
@@ -517,7 +508,7 @@ final class FTS5RankCollector {
             for _ in 0..<count { frequency += weight }
             hitCount += Int(count)
         }
-        guard hitCount > 0 else { return SQLITE_OK }
+        guard hitCount > 0 else { return SQLiteResultCode.ok.rawValue }
         let idf = self.idf[0]
         let averageSize = self.averageSize
         let values = onePhraseValues
@@ -542,7 +533,7 @@ final class FTS5RankCollector {
         rowid: Int64, tier: Int, leastSize: Int, frequency: Double,
         readSize fallbackSize: (inout Int32) -> Int32, score: (Double) -> Double
     ) -> Int32 {
-        if endRowIfLeftOut(byTier: tier) { return SQLITE_OK }
+        if endRowIfLeftOut(byTier: tier) { return SQLiteResultCode.ok.rawValue }
         total += 1
         // A smaller size gives a higher score. The margin keeps rows that could tie after the
         // IDF.
@@ -550,7 +541,7 @@ final class FTS5RankCollector {
             let bound = score(Double(leastSize))
             if bound < least.value * (1 - 1e-9) {
                 leaveOut(tier: tier, value: bound)
-                return SQLITE_OK
+                return SQLiteResultCode.ok.rawValue
             }
         }
         var size: Int32 = 0
@@ -558,13 +549,13 @@ final class FTS5RankCollector {
             size = Int32(byte)
         } else if !readSize(ofRow: rowid, into: &size) {
             let code = fallbackSize(&size)
-            guard code == SQLITE_OK else { return code }
+            guard code == SQLiteResultCode.ok.rawValue else { return code }
         }
         admit(
             Candidate(
                 rowid: rowid, value: score(Double(size)), frequency: frequency, size: size,
                 tier: tier))
-        return SQLITE_OK
+        return SQLiteResultCode.ok.rawValue
     }
 
     /// Keeps `candidate` unless it ranks below the threshold, raising the threshold when the
@@ -596,31 +587,16 @@ final class FTS5RankCollector {
     /// per row. The blob holds each column's count as a varint, and xColumnSize(-1) is their
     /// sum. Returns false when the blob cannot be read; the caller then asks FTS5.
     private func readSize(ofRow rowid: Int64, into size: inout Int32) -> Bool {
-        guard let database = sizeSource?.database, let table = sizeSource?.table else {
+        guard let blob = sizeBlob else { return false }
+        guard blob.move(to: rowid) else {
+            // A table without the row, or without the column: FTS5 answers from now on.
+            if !blob.isOpen { sizeBlob = nil }
             return false
         }
-        if let blob = sizeBlob {
-            guard sqlite3_blob_reopen(blob, rowid) == SQLITE_OK else { return false }
-        } else {
-            var blob: OpaquePointer?
-            guard
-                sqlite3_blob_open(database.handle, "main", table, "sz", rowid, 0, &blob)
-                    == SQLITE_OK,
-                let blob
-            else {
-                sqlite3_blob_close(blob)
-                sizeSource = nil
-                return false
-            }
-            sizeBlob = blob
-        }
-        guard let blob = sizeBlob else { return false }
-        let count = Int(sqlite3_blob_bytes(blob))
+        let count = blob.byteCount
         guard count > 0, count <= 64 else { return false }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { bytes -> Bool in
-            guard sqlite3_blob_read(blob, bytes.baseAddress, Int32(count), 0) == SQLITE_OK else {
-                return false
-            }
+            guard blob.read(into: UnsafeMutableRawBufferPointer(bytes)) else { return false }
             var total: UInt32 = 0
             var offset = 0
             while offset < count {
@@ -641,12 +617,11 @@ final class FTS5RankCollector {
     /// Closes the blob handle; called when the query is done.
     func closeSizeReader() {
         rowSizeReader?.close()
-        if let sizeBlob { sqlite3_blob_close(sizeBlob) }
-        sizeBlob = nil
+        sizeBlob?.close()
     }
 
     fileprivate func fail(_ code: Int32) {
-        if failure == SQLITE_OK { failure = code }
+        if failure == SQLiteResultCode.ok.rawValue { failure = code }
     }
 
     /// Raises the threshold to the `capacity`-th best key of the candidates, which hold every
@@ -678,35 +653,19 @@ final class FTS5RankCollector {
 
 enum FTS5RankFunction {
     static let name = "ftsearch_rank"
-    /// The type name of the pointer argument (https://sqlite.org/bindptr.html).
-    nonisolated(unsafe) static let pointerType: UnsafePointer<CChar> = {
-        UnsafePointer(strdup("ftsearch_rank_collector")!)
-    }()
+    /// The type of the collector pointer argument (https://sqlite.org/bindptr.html).
+    static let pointerType = SQLPointerType("ftsearch_rank_collector")
 
-    /// Registers `ftsearch_rank` with a connection's FTS5 (see
+    /// Registers `ftsearch_rank` on `database` (see
     /// ``FTSearchSQLite/Database/registerSearchExtensions()``).
-    static func register(with api: UnsafeMutablePointer<fts5_api>) throws(SQLiteError) {
-        let code = api.pointee.xCreateFunction(api, name, nil, function, nil)
-        guard code == SQLITE_OK else {
-            throw SQLiteError(extendedResultCode: code, message: "cannot register \(name)")
+    static func register(on database: Database) throws(SQLiteError) {
+        try database.registerFTS5Function(named: name, pointerType: pointerType) { pointer, row in
+            let collector = Unmanaged<FTS5RankCollector>.fromOpaque(pointer)
+                .takeUnretainedValue()
+            let code = collector.visitRow(row)
+            if code != SQLiteResultCode.ok.rawValue { collector.fail(code) }
+            return code
         }
-    }
-
-    private static let function: fts5_extension_function = { api, context, result, count, values in
-        guard let api, let context, count >= 1, let values,
-            let pointer = sqlite3_value_pointer(values[0], FTS5RankFunction.pointerType)
-        else {
-            sqlite3_result_error(result, "ftsearch_rank: missing collector", -1)
-            return
-        }
-        let collector = Unmanaged<FTS5RankCollector>.fromOpaque(pointer).takeUnretainedValue()
-        let code = collector.visitRow(api, context)
-        if code != SQLITE_OK {
-            collector.fail(code)
-            sqlite3_result_error_code(result, code)
-            return
-        }
-        sqlite3_result_int(result, 0)
     }
 }
 
@@ -714,11 +673,7 @@ extension Statement {
     /// Binds `collector` as the pointer argument of `ftsearch_rank` at the 1-based `index`.
     /// The caller keeps the collector alive until the statement is reset.
     func bind(_ collector: FTS5RankCollector, at index: Int32) throws(SQLiteError) {
-        let pointer = Unmanaged.passUnretained(collector).toOpaque()
-        let code = sqlite3_bind_pointer(handle, index, pointer, FTS5RankFunction.pointerType, nil)
-        guard code == SQLITE_OK else {
-            throw SQLiteError(extendedResultCode: code, message: "cannot bind")
-        }
+        try bind(collector, as: FTS5RankFunction.pointerType, at: index)
     }
 }
 

@@ -8,10 +8,11 @@ import FTSearchSQLite
 /// the same accents (`mül` puts Müller above Mullins), then bm25 with field weights (names
 /// above company), then sort name and id, so equal results always come in the same order.
 ///
-/// Two plans give that order: the fast one (``RankedPage``, whose rankings of expensive
-/// searches the ``ResultCache`` keeps) for every page with a limit, at any offset, and the
-/// reference one (``referenceSearch(_:)``), which ranks every match with `bm25()` and SQL
-/// subqueries for the tiers, for a request without a limit and as the benchmark baseline.
+/// One plan gives that order: ``RankedPage`` (whose rankings of expensive searches the
+/// ``ResultCache`` keeps), for every page at any offset, for every match (no limit) and for a
+/// count (limit 0). The reference plan (``referenceSearch(_:)``, in ReferencePlan.swift), which
+/// ranks every match with `bm25()` and SQL subqueries for the tiers, is no path of a search:
+/// it is the oracle the tests hold this plan to, and the benchmark's baseline.
 struct QueryEngine {
     let database: Database
     let tokenizer: FTS5Tokenizer
@@ -34,22 +35,33 @@ struct QueryEngine {
         guard let (plans, empty) = try plans(for: request) else {
             return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
-        if let limit = request.limit, limit > 0 {
-            var results = empty
-            // The ranking and the page's records from one version of the database, and one
-            // read transaction (its file locks) for all their reads; keeping the ranking is a
-            // write, so it waits for the end of that transaction.
-            let ranking = try database.readingOneVersion {
-                let ranking = try rankedOrder(plans, request: request)
-                results.total = ranking.order.total
-                results.hits = try ranking.order.hits(
-                    offset: request.offset, limit: limit, from: database)
-                return ranking
+        var results = empty
+        // The ranking and the page's records from one version of the database, and one read
+        // transaction (its file locks) for all their reads; keeping the ranking is a write, so
+        // it waits for the end of that transaction.
+        let ranking = try database.readingOneVersion {
+            // A count (limit 0) is the total of the ranking of the best match; every match (no
+            // limit) is the page that ends at that total.
+            var page = request
+            if request.limit ?? 0 == 0 {
+                page.offset = 0
+                page.limit = 1
             }
-            try ranking.keep()
-            return try withDidYouMean(results, request: request)
+            var ranking = try rankedOrder(plans, request: page)
+            results.total = ranking.order.total
+            if request.limit == nil && results.total > request.offset {
+                page = request
+                page.limit = results.total - request.offset
+                ranking = try rankedOrder(plans, request: page)
+            }
+            if page.limit != nil && request.limit != 0 {
+                results.hits = try ranking.order.hits(
+                    offset: request.offset, limit: page.limit ?? 0, from: database)
+            }
+            return ranking
         }
-        return try referenceSearch(plans, request: request, empty: empty)
+        try ranking.keep()
+        return try withDidYouMean(results, request: request)
     }
 
     /// A ranking of the best matches, and what keeping it for the next searches takes.
@@ -100,7 +112,7 @@ struct QueryEngine {
     }
 
     /// `results`, with a did-you-mean suggestion when a prefix search found nothing.
-    private func withDidYouMean(_ results: SearchResults, request: SearchRequest) throws
+    func withDidYouMean(_ results: SearchResults, request: SearchRequest) throws
         -> SearchResults
     {
         guard results.total == 0 && request.match == .prefix else { return results }
@@ -146,104 +158,13 @@ struct QueryEngine {
         return form == token.text ? nil : form
     }
 
-    /// The number of records matching `request` (every kind searched).
+    /// The number of records matching `request` (every kind searched): the total of the
+    /// ranking of its best match.
     func count(of request: SearchRequest) throws -> Int {
         guard let (plans, _) = try plans(for: request) else { return 0 }
-        return try count(plans)
-    }
-
-    /// Runs `request` with the reference plan.
-    func referenceSearch(_ request: SearchRequest) throws -> SearchResults {
-        try request.validate()
-        if request.listsEverything { return try listEverything(request, inSQL: true) }
-        guard let (plans, empty) = try plans(for: request) else {
-            return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
-        }
-        return try referenceSearch(plans, request: request, empty: empty)
-    }
-
-    /// The reference plan: count every match, then rank every match with `bm25()` and a
-    /// subquery per tier signal. Simple and obviously right, it defines the order the fast plan
-    /// (``RankedPage``) must reproduce, and serves unbounded pages.
-    private func referenceSearch(
-        _ plans: [MatchPlan], request: SearchRequest, empty: SearchResults
-    ) throws -> SearchResults {
-        var results = empty
-        results.total = try count(plans)
-        if results.total > request.offset, request.limit != 0, !plans.isEmpty {
-            results.hits = try rankedHits(plans, request: request)
-        }
-        return try withDidYouMean(results, request: request)
-    }
-
-    private func count(_ plans: [MatchPlan]) throws -> Int {
-        try plans.reduce(0) { total, plan in
-            total
-                + (try database.cachedStatement(sql: "SELECT count(*) FROM \(plan.index)(?1)")
-                    .firstRow([plan.matchQuery]) { $0.int(at: 0) } ?? 0)
-        }
-    }
-
-    private func rankedHits(_ plans: [MatchPlan], request: SearchRequest) throws -> [SearchHit] {
-        var arguments: StatementArguments = []
-        let selects = plans.map { rankedSelect(for: $0, arguments: &arguments) }
-        let sql =
-            selects.joined(separator: "\nUNION ALL\n")
-            + "\nORDER BY tier DESC, score DESC, sort_key COLLATE NOCASE, kind, id LIMIT ?\(arguments.count + 1) OFFSET ?\(arguments.count + 2)"
-        arguments += [request.limit ?? -1, request.offset]
-        return try hits(from: database.cachedStatement(sql: sql), arguments)
-    }
-
-    /// `SELECT kind, id, score, tier, sort_key` for one plan, `tier` being the ``RankTier``;
-    /// appends its parameters to `arguments`.
-    private func rankedSelect(for plan: MatchPlan, arguments: inout StatementArguments) -> String {
-        func parameter(_ value: String) -> String {
-            arguments.append(value)
-            return "?\(arguments.count)"
-        }
-        func hits(_ query: String?) -> String {
-            guard let query else { return "0" }
-            return "(m.rowid IN (SELECT rowid FROM \(plan.index)(\(parameter(query)))))"
-        }
-        let match = parameter(plan.matchQuery)
-        var whole: [String] = []
-        var typos: [String] = []
-        var infix: [String] = []
-        var accents: [String] = []
-        for token in 0..<plan.tokenCount {
-            if let accent = plan.query(ofPhrases: { $0.token == token && $0.isAccentExact }) {
-                accents.append(hits(accent))
-            }
-            whole.append(hits(plan.query { $0.token == token && $0.isWhole }))
-            let typoLevels = Set(
-                plan.phrases.filter { $0.token == token && $0.isMatch }.map(\.typos)
-            )
-            .sorted()
-            if typoLevels != [0] {
-                let cases = typoLevels.map { level in
-                    "WHEN \(hits(plan.query { $0.token == token && $0.isMatch && $0.typos == level })) THEN \(level)"
-                }
-                typos.append("(CASE \(cases.joined(separator: " ")) END)")
-            }
-            if plan.phrases.contains(where: { $0.token == token && $0.isMatch && !$0.startsWord }) {
-                infix.append(
-                    "(1 - \(hits(plan.query { $0.token == token && ($0.startsWord || $0.isWhole) })))"
-                )
-            }
-        }
-        let tier = RankTier.sql(
-            whole: whole.joined(separator: " + "),
-            typos: typos.isEmpty ? "0" : typos.joined(separator: " + "),
-            infix: infix.isEmpty ? "0" : infix.joined(separator: " + "),
-            accents: accents.isEmpty ? "0" : accents.joined(separator: " + "))
-        let weights = plan.weights.map { String($0) }.joined(separator: ", ")
-        return """
-            SELECT '\(plan.kind.rawValue)' AS kind, m.rowid AS id, -m.bm25 AS score, \(tier) AS tier,
-                   \(SortName.sql(of: plan.kind, table: "c")) AS sort_key
-            FROM (SELECT rowid, bm25(\(plan.index), \(weights)) AS bm25
-                  FROM \(plan.index) WHERE \(plan.index) MATCH \(match)) AS m
-            JOIN \(plan.kind.tableName) AS c ON c.id = m.rowid
-            """
+        var page = request
+        (page.offset, page.limit) = (0, 1)
+        return try database.readingOneVersion { try rankedOrder(plans, request: page).order.total }
     }
 
     /// Every record, people then animals, each kind by sort name and id. A kind's sort codes
@@ -253,7 +174,7 @@ struct QueryEngine {
     /// then its records: no page reads more names than its own run of equal codes holds.
     /// `inSQL`, SQLite's ORDER BY sorts every record instead: the reference plan, and the way
     /// for a kind where a name cannot be read as text.
-    private func listEverything(_ request: SearchRequest, inSQL: Bool = false) throws
+    func listEverything(_ request: SearchRequest, inSQL: Bool = false) throws
         -> SearchResults
     {
         try database.readingOneVersion {
@@ -292,23 +213,6 @@ struct QueryEngine {
                 """
         ).forEachRow([positions.count, positions.lowerBound]) { ids.append($0.int64(at: 0)) }
         return ids
-    }
-
-    /// The hits of the rows of `statement`, shaped `kind, id, score, tier, ...`, each record
-    /// read whole (see ``RankedOrder/hits(offset:limit:from:)``).
-    private func hits(from statement: Statement, _ arguments: StatementArguments) throws
-        -> [SearchHit]
-    {
-        var hits: [SearchHit] = []
-        var records = RecordRows.Readers(database: database)
-        try statement.forEachRow(arguments) { row in
-            let entry = RankedOrder.Entry(
-                kind: Kind(selectedAt: 0, of: row), rowid: row.int64(at: 1),
-                score: row.double(at: 2),
-                tier: RankTier(rawValue: row.int(at: 3)))
-            if let hit = try entry.hit(from: &records) { hits.append(hit) }
-        }
-        return hits
     }
 }
 

@@ -1,4 +1,3 @@
-import CSQLite
 import FTSearchSQLite
 
 /// Reads rows' bytes from a ``RowBlocks`` table through one incremental blob handle
@@ -18,7 +17,7 @@ final class RowBlockReader {
     /// The versioning index's structure record, read at the first block (nil until then, and
     /// empty when blocks are not kept in this transaction).
     private var structure: [UInt8]?
-    private var blob: OpaquePointer?
+    private let blob: BlobReader
     /// The block whose bytes `bytes` points to, or that could not be read (then `isLoaded`
     /// is false).
     private var block: Int64?
@@ -39,6 +38,7 @@ final class RowBlockReader {
         self.database = database
         self.blocks = blocks
         kept = keepsBlocks ? database.kept(KeptRowBlocks.Tables.self) { .init() }[blocks] : nil
+        blob = BlobReader(database: database, table: blocks.table, column: blocks.column)
         buffer = .allocate(capacity: blocks.blockBytes)
         bytes = UnsafePointer(buffer)
     }
@@ -112,20 +112,9 @@ final class RowBlockReader {
             isLoaded = true
             return
         }
-        if let blob {
-            // A failed move leaves the handle good only for closing.
-            guard sqlite3_blob_reopen(blob, wanted) == SQLITE_OK else { return close() }
-        } else {
-            guard
-                sqlite3_blob_open(
-                    database.handle, "main", blocks.table, blocks.column, wanted, 0, &blob)
-                    == SQLITE_OK
-            else { return close() }
-        }
-        guard let blob else { return }
-        let count = Int(sqlite3_blob_bytes(blob))
-        guard count == blocks.blockBytes,
-            sqlite3_blob_read(blob, buffer, Int32(count), 0) == SQLITE_OK
+        guard blob.move(to: wanted), blob.byteCount == blocks.blockBytes,
+            blob.read(
+                into: UnsafeMutableRawBufferPointer(start: buffer, count: blocks.blockBytes))
         else { return }
         isLoaded = true
         bytes = UnsafePointer(buffer)
@@ -154,16 +143,13 @@ final class RowBlockReader {
     /// record yet). In a transaction that has not read yet, reading the record begins its
     /// read.
     private func keptStructure() -> [UInt8] {
-        guard !database.isAutocommit,
-            sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE
-        else { return [] }
+        guard !database.isAutocommit, !database.isWriting else { return [] }
         return (try? IndexStructure.record(ofIndexNamed: blocks.versionedBy, in: database)) ?? []
     }
 
     /// Closes the blob handle; the next read opens another.
     func close() {
-        if let blob { sqlite3_blob_close(blob) }
-        blob = nil
+        blob.close()
     }
 }
 

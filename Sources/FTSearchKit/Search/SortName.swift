@@ -62,7 +62,7 @@ enum SortName {
 /// the bytes of their ``SortName`` columns, joined by a space, as `SortName.sql` joins them.
 struct SortKeys {
     let database: Database
-    private var readers: [Kind: [ColumnReader]] = [:]
+    private var readers: [Kind: [BlobReader]] = [:]
 
     init(database: Database) {
         self.database = database
@@ -85,10 +85,10 @@ struct SortKeys {
         return true
     }
 
-    private mutating func columnReaders(of kind: Kind) -> [ColumnReader] {
+    private mutating func columnReaders(of kind: Kind) -> [BlobReader] {
         if let columns = readers[kind] { return columns }
         let columns = SortName.columns(of: kind).map {
-            ColumnReader(database: database, table: kind.tableName, column: $0)
+            BlobReader(database: database, table: kind.tableName, column: $0)
         }
         readers[kind] = columns
         return columns

@@ -1,11 +1,4 @@
-import CSQLite
 import FTSearchSQLite
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// ftsearch's own FTS5 tokenizers (https://sqlite.org/fts5.html#custom_tokenizers), registered
 /// on every connection the library opens.
@@ -45,92 +38,61 @@ enum FoldingTokenizer {
     /// ``LetterFolding``, which removes them.
     static let unicode61Arguments = ["remove_diacritics", "2", "categories", "L* N* Co M*"]
 
-    /// Registers both tokenizers with a connection's FTS5 (see
+    /// Registers both tokenizers on `database` (see
     /// ``FTSearchSQLite/Database/registerSearchExtensions()``).
-    static func register(with api: UnsafeMutablePointer<fts5_api>) throws(SQLiteError) {
-        for (name, create) in [(name, createWords), (trigramName, createTrigrams)] {
-            var methods = fts5_tokenizer(xCreate: create, xDelete: delete, xTokenize: tokenize)
-            let code = api.pointee.xCreateTokenizer(
-                api, name, UnsafeMutableRawPointer(api), &methods, nil)
-            guard code == SQLITE_OK else {
-                throw SQLiteError(extendedResultCode: code, message: "cannot register \(name)")
+    static func register(on database: Database) throws(SQLiteError) {
+        for (name, emitsTrigrams) in [(name, false), (trigramName, true)] {
+            try database.registerTokenizer(
+                named: name, wrapping: "unicode61", arguments: unicode61Arguments
+            ) { Instance(emitsTrigrams: emitsTrigrams) }
+        }
+    }
+
+    /// One table's tokenizer: what it emits.
+    private final class Instance: FTS5WrapperTokenizer {
+        let emitsTrigrams: Bool
+
+        init(emitsTrigrams: Bool) {
+            self.emitsTrigrams = emitsTrigrams
+        }
+
+        func tokenize(
+            _ text: UnsafeRawBufferPointer, flags: FTS5TokenizeFlags,
+            wrapped: FTS5WrappedTokenizer, into sink: FTS5TokenSink
+        ) -> Int32 {
+            var relay = Relay(
+                sink: sink, emitsTrigrams: emitsTrigrams, isQuery: flags.contains(.query),
+                isDocument: flags.contains(.document))
+            var text = text
+            if !relay.emitsTrigrams && relay.isQuery, text.first == 0x01 {
+                relay.marksAccents = true
+                text = UnsafeRawBufferPointer(rebasing: text.dropFirst())
+            }
+            if relay.emitsTrigrams && relay.isQuery, !text.isEmpty {
+                if text.first == 0x02 {
+                    relay.anchorsStart = true
+                    text = UnsafeRawBufferPointer(rebasing: text.dropFirst())
+                }
+                if text.last == 0x03 {
+                    relay.anchorsEnd = true
+                    text = UnsafeRawBufferPointer(rebasing: text.dropLast())
+                }
+            }
+            relay.source = text.baseAddress
+            return wrapped.tokenize(text, flags: flags) { token, flags, start, end in
+                FoldingTokenizer.relay(token, flags: flags, start: start, end: end, &relay)
             }
         }
     }
 
-    /// One tokenizer instance: the wrapped unicode61 instance and what to emit.
-    private final class Instance {
-        let methods: fts5_tokenizer
-        let base: OpaquePointer
-        let emitsTrigrams: Bool
-
-        init(methods: fts5_tokenizer, base: OpaquePointer, emitsTrigrams: Bool) {
-            self.methods = methods
-            self.base = base
-            self.emitsTrigrams = emitsTrigrams
-        }
-
-        deinit { methods.xDelete?(base) }
-    }
-
-    private typealias TokenCallback =
-        @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32, Int32, Int32)
-        -> Int32
-
-    private static let createWords:
-        @convention(c) (
-            UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafePointer<CChar>?>?, Int32,
-            UnsafeMutablePointer<OpaquePointer?>?
-        ) -> Int32 = { api, _, _, output in
-            FoldingTokenizer.create(api: api, emitsTrigrams: false, output: output)
-        }
-
-    private static let createTrigrams:
-        @convention(c) (
-            UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafePointer<CChar>?>?, Int32,
-            UnsafeMutablePointer<OpaquePointer?>?
-        ) -> Int32 = { api, _, _, output in
-            FoldingTokenizer.create(api: api, emitsTrigrams: true, output: output)
-        }
-
-    private static func create(
-        api: UnsafeMutableRawPointer?, emitsTrigrams: Bool,
-        output: UnsafeMutablePointer<OpaquePointer?>?
-    ) -> Int32 {
-        guard let api = api?.assumingMemoryBound(to: fts5_api.self), let output else {
-            return SQLITE_MISUSE
-        }
-        var context: UnsafeMutableRawPointer?
-        var methods = fts5_tokenizer()
-        var code = api.pointee.xFindTokenizer(api, "unicode61", &context, &methods)
-        guard code == SQLITE_OK, let create = methods.xCreate else { return code }
-        var base: OpaquePointer?
-        let arguments = unicode61Arguments.map { strdup($0) }
-        defer { arguments.forEach { free($0) } }
-        var pointers: [UnsafePointer<CChar>?] = arguments.map { $0.map { UnsafePointer($0) } }
-        code = pointers.withUnsafeMutableBufferPointer {
-            create(context, $0.baseAddress, Int32($0.count), &base)
-        }
-        guard code == SQLITE_OK, let base else { return code == SQLITE_OK ? SQLITE_ERROR : code }
-        let instance = Instance(methods: methods, base: base, emitsTrigrams: emitsTrigrams)
-        output.pointee = OpaquePointer(Unmanaged.passRetained(instance).toOpaque())
-        return SQLITE_OK
-    }
-
-    private static let delete: @convention(c) (OpaquePointer?) -> Void = { instance in
-        guard let instance else { return }
-        Unmanaged<Instance>.fromOpaque(UnsafeRawPointer(instance)).release()
-    }
-
-    /// What the relay callback needs: the caller's callback and context, and scratch space.
+    /// What the relay of one text's tokens needs: the sink, and scratch space.
     private struct Relay {
-        var context: UnsafeMutableRawPointer?
-        var callback: TokenCallback
+        var sink: FTS5TokenSink
         var emitsTrigrams: Bool
         var isQuery: Bool
         var isDocument: Bool
         /// The text unicode61 tokenizes, for the source bytes of each token.
-        var source: UnsafePointer<CChar>?
+        var source: UnsafeRawPointer?
         /// Whether the query asks for accent forms (it started with ``accentMarker``).
         var marksAccents = false
         var anchorsStart = false
@@ -140,106 +102,60 @@ enum FoldingTokenizer {
         var starts: [Int] = []
     }
 
-    private static let tokenize:
-        @convention(c) (
-            OpaquePointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32,
-            TokenCallback?
-        ) -> Int32 = { instancePointer, context, flags, text, length, callback in
-            guard let instancePointer, let callback else { return SQLITE_MISUSE }
-            let instance = Unmanaged<Instance>.fromOpaque(UnsafeRawPointer(instancePointer))
-                .takeUnretainedValue()
-            var relay = Relay(
-                context: context, callback: callback, emitsTrigrams: instance.emitsTrigrams,
-                isQuery: flags & FTS5_TOKENIZE_QUERY != 0,
-                isDocument: flags & FTS5_TOKENIZE_DOCUMENT != 0)
-            var text = text
-            var length = length
-            if !relay.emitsTrigrams && relay.isQuery, let start = text, length > 0,
-                UnsafeRawPointer(start).load(as: UInt8.self) == 0x01
-            {
-                relay.marksAccents = true
-                text = start + 1
-                length -= 1
-            }
-            if relay.emitsTrigrams && relay.isQuery, let start = text, length > 0 {
-                let bytes = UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self)
-                if bytes[0] == 0x02 {
-                    relay.anchorsStart = true
-                    text = start + 1
-                    length -= 1
-                }
-                if length > 0 && bytes[Int(length) - 1 + (relay.anchorsStart ? 1 : 0)] == 0x03 {
-                    relay.anchorsEnd = true
-                    length -= 1
-                }
-            }
-            relay.source = text
-            return withUnsafeMutablePointer(to: &relay) { relayPointer in
-                instance.methods.xTokenize(
-                    instance.base, relayPointer, flags, text, length, relayToken)
-            }
-        }
-
     /// Receives each unicode61 token, folds it and passes it (or its trigrams) on, followed in
     /// documents by its accent form when folding changed letters other than case.
-    private static let relayToken: TokenCallback = { context, flags, token, length, start, end in
+    private static func relay(
+        _ bytes: UnsafeRawBufferPointer, flags: FTS5TokenFlags, start: Int32, end: Int32,
+        _ relay: inout Relay
+    ) -> Int32 {
+        let ok = SQLiteResultCode.ok.rawValue
         // unicode61 emits an empty token for an accent on its own (it keeps combining marks
         // in words and removes the Latin accents): not a word.
-        guard let context, let token, length > 0 else { return SQLITE_OK }
-        let relay = context.assumingMemoryBound(to: Relay.self)
-        if relay.pointee.marksAccents {
-            return emitAccentForm(relay, flags: flags, start: start, end: end, unlessEqualTo: nil)
+        guard !bytes.isEmpty else { return ok }
+        if relay.marksAccents {
+            return emitAccentForm(&relay, flags: flags, start: start, end: end, unlessEqualTo: nil)
         }
-        let bytes = UnsafeRawBufferPointer(start: token, count: Int(length))
-        let callback = relay.pointee.callback
-        let outer = relay.pointee.context
-        guard relay.pointee.emitsTrigrams || bytes.contains(where: { $0 >= 0x80 }) else {
-            let code = callback(outer, flags, token, length, start, end)
-            guard code == SQLITE_OK, relay.pointee.isDocument else { return code }
+        guard relay.emitsTrigrams || bytes.contains(where: { $0 >= 0x80 }) else {
+            let code = relay.sink.emit(bytes, flags: flags, start: start, end: end)
+            guard code == ok, relay.isDocument else { return code }
             return emitAccentForm(
-                relay, flags: flags | FTS5_TOKEN_COLOCATED, start: start, end: end,
+                &relay, flags: flags.union(.colocated), start: start, end: end,
                 unlessEqualTo: bytes)
         }
-        relay.pointee.folded.removeAll(keepingCapacity: true)
-        LetterFolding.fold(bytes, into: &relay.pointee.folded)
+        relay.folded.removeAll(keepingCapacity: true)
+        LetterFolding.fold(bytes, into: &relay.folded)
         // Other lone accents fold to nothing: not a word either.
-        if relay.pointee.folded.isEmpty { return SQLITE_OK }
-        if relay.pointee.emitsTrigrams {
-            return emitTrigrams(relay, flags: flags, start: start, end: end)
+        if relay.folded.isEmpty { return ok }
+        if relay.emitsTrigrams {
+            return emitTrigrams(&relay, flags: flags, start: start, end: end)
         }
-        let code = relay.pointee.folded.withUnsafeBufferPointer { folded in
-            folded.withMemoryRebound(to: CChar.self) {
-                callback(outer, flags, $0.baseAddress, Int32($0.count), start, end)
-            }
+        let sink = relay.sink
+        let code = relay.folded.withUnsafeBytes {
+            sink.emit($0, flags: flags, start: start, end: end)
         }
-        guard code == SQLITE_OK, relay.pointee.isDocument else { return code }
-        let folded = relay.pointee.folded
+        guard code == ok, relay.isDocument else { return code }
+        let folded = relay.folded
         return folded.withUnsafeBytes {
             emitAccentForm(
-                relay, flags: flags | FTS5_TOKEN_COLOCATED, start: start, end: end,
-                unlessEqualTo: $0)
+                &relay, flags: flags.union(.colocated), start: start, end: end, unlessEqualTo: $0)
         }
     }
 
     /// Emits ``accentMarker`` followed by the source text of the token in lowercase, unless
     /// the source is plain ASCII or its lowercase form is `folded` (nothing but case folded).
     private static func emitAccentForm(
-        _ relay: UnsafeMutablePointer<Relay>, flags: Int32, start: Int32, end: Int32,
+        _ relay: inout Relay, flags: FTS5TokenFlags, start: Int32, end: Int32,
         unlessEqualTo folded: UnsafeRawBufferPointer?
     ) -> Int32 {
-        guard let source = relay.pointee.source, start < end else { return SQLITE_OK }
+        let ok = SQLiteResultCode.ok.rawValue
+        guard let source = relay.source, start < end else { return ok }
         let bytes = UnsafeRawBufferPointer(start: source + Int(start), count: Int(end - start))
-        if folded != nil && !bytes.contains(where: { $0 >= 0x80 }) { return SQLITE_OK }
+        if folded != nil && !bytes.contains(where: { $0 >= 0x80 }) { return ok }
         var form: [UInt8] = [0x01]
         appendLowercased(bytes, to: &form)
-        if let folded, form.dropFirst().elementsEqual(folded) { return SQLITE_OK }
-        let callback = relay.pointee.callback
-        let outer = relay.pointee.context
-        return form.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                callback(outer, flags, $0.baseAddress, Int32($0.count), start, end)
-            }
-        }
+        if let folded, form.dropFirst().elementsEqual(folded) { return ok }
+        let sink = relay.sink
+        return form.withUnsafeBytes { sink.emit($0, flags: flags, start: start, end: end) }
     }
 
     /// Appends the UTF-8 of `text` lowercased, as `String.lowercased()` gives it: ASCII and
@@ -273,43 +189,41 @@ enum FoldingTokenizer {
 
     /// Emits the trigrams of the folded word in `relay` (see ``FoldingTokenizer``).
     private static func emitTrigrams(
-        _ relay: UnsafeMutablePointer<Relay>, flags: Int32, start: Int32, end: Int32
+        _ relay: inout Relay, flags: FTS5TokenFlags, start: Int32, end: Int32
     ) -> Int32 {
-        let isQuery = relay.pointee.isQuery
+        let isQuery = relay.isQuery
         var padded: [UInt8] = []
-        swap(&padded, &relay.pointee.padded)
-        defer { swap(&padded, &relay.pointee.padded) }
+        swap(&padded, &relay.padded)
+        defer { swap(&padded, &relay.padded) }
         padded.removeAll(keepingCapacity: true)
-        if !isQuery || relay.pointee.anchorsStart { padded.append(0x20) }
-        padded += relay.pointee.folded
+        if !isQuery || relay.anchorsStart { padded.append(0x20) }
+        padded += relay.folded
         if !isQuery {
             padded += [0x20, 0x20]
-        } else if relay.pointee.anchorsEnd {
+        } else if relay.anchorsEnd {
             padded.append(0x20)
         }
         var starts: [Int] = []
-        swap(&starts, &relay.pointee.starts)
-        defer { swap(&starts, &relay.pointee.starts) }
+        swap(&starts, &relay.starts)
+        defer { swap(&starts, &relay.starts) }
         starts.removeAll(keepingCapacity: true)
         for (offset, byte) in padded.enumerated() where byte & 0xC0 != 0x80 {
             starts.append(offset)
         }
-        let callback = relay.pointee.callback
-        let outer = relay.pointee.context
-        return padded.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { characters in
-                guard let base = characters.baseAddress else { return SQLITE_OK }
-                if starts.count < 3 {
-                    return callback(outer, flags, base, Int32(buffer.count), start, end)
-                }
-                for index in 0..<(starts.count - 2) {
-                    let to = index + 3 < starts.count ? starts[index + 3] : buffer.count
-                    let code = callback(
-                        outer, flags, base + starts[index], Int32(to - starts[index]), start, end)
-                    guard code == SQLITE_OK else { return code }
-                }
-                return SQLITE_OK
+        let sink = relay.sink
+        let ok = SQLiteResultCode.ok.rawValue
+        return padded.withUnsafeBytes { buffer in
+            if starts.count < 3 {
+                return sink.emit(buffer, flags: flags, start: start, end: end)
             }
+            for index in 0..<(starts.count - 2) {
+                let to = index + 3 < starts.count ? starts[index + 3] : buffer.count
+                let code = sink.emit(
+                    UnsafeRawBufferPointer(rebasing: buffer[starts[index]..<to]), flags: flags,
+                    start: start, end: end)
+                guard code == ok else { return code }
+            }
+            return ok
         }
     }
 }

@@ -50,7 +50,8 @@ import FTSearchTestSupport
     /// A rollback journal would take the exclusive lock when the import's pages spill from the
     /// cache, and every reader would wait for the import to end: the WAL always.
     @Test func largeFirstImportStaysInWALModeSoReadersNeverWait() throws {
-        #expect(try journalModeWhileIndexing(Self.largeInput([(nil, "Ann")]), into: index) == ["wal"])
+        #expect(
+            try journalModeWhileIndexing(Self.largeInput([(nil, "Ann")]), into: index) == ["wal"])
     }
 
     /// Its own secondary indexes too: one added to the records (as a user may add one on

@@ -23,6 +23,23 @@ import FTSearchSQLite
         try index.importAnimals(["Annie", "Rex"])
     }
 
+    /// A count (limit 0) and every match (no limit) go through the engine's one plan, as a
+    /// page does: each must equal what the reference plan gives, at every offset.
+    @Test(arguments: ["a", "ann", "smith", "mü", "o'b", "ann sm", "zzz", "e"])
+    func countsAndEveryMatchEqualTheReferencePlan(text: String) throws {
+        for kinds: Set<Kind> in [.all, .people] {
+            for offset in [0, 1, 3, 20] {
+                for limit: Int? in [0, nil] {
+                    let request = SearchRequest(
+                        text: text, kinds: kinds, limit: limit, offset: offset)
+                    let results = try index.search(request)
+                    #expect(results == (try index.referenceSearch(request)), "\(request)")
+                    if limit == 0 { #expect(results.hits.isEmpty) }
+                }
+            }
+        }
+    }
+
     @Test func prefixFindsNamesAndCompanies() throws {
         let names = try index.names(for: "ann", kinds: .people)
         #expect(

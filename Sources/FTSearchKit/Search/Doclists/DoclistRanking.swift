@@ -1,4 +1,3 @@
-import CSQLite
 import FTSearchSQLite
 
 /// Ranks a ``MatchPlan``'s matches straight from the FTS5 index's doclists, without FTS5's
@@ -131,7 +130,7 @@ struct DoclistRanking {
     private func collectOnce(
         into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>?
     ) throws -> Collection? {
-        guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE else { return nil }
+        guard !database.isWriting else { return nil }
         // Several match phrases need the rows of every segment for their IDFs.
         guard segments.isAll || plan.matchPhraseCount == 1 else { return nil }
         // One read transaction, so that the options, the structure, every page and the row
@@ -296,7 +295,7 @@ struct DoclistRanking {
     func collectInHalves(
         helper: RankingHelper, collector: @escaping (Database) -> FTS5RankCollector
     ) throws -> FTS5RankCollector? {
-        guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE else { return nil }
+        guard !database.isWriting else { return nil }
         return try database.readingOneVersion {
             let plan = plan
             let (newer, older) = try helper.inHalves(database) {
@@ -711,7 +710,10 @@ struct DoclistRanking {
                 }
             }
             // A row without a size is not FTS5's: let its cursor rank the plan.
-            guard collector.endRow(rowid: rowid, readSize: Self.noSize) == SQLITE_OK else {
+            guard
+                collector.endRow(rowid: rowid, readSize: Self.noSize)
+                    == SQLiteResultCode.ok.rawValue
+            else {
                 return false
             }
             if !drivesAlone {
@@ -722,7 +724,7 @@ struct DoclistRanking {
     }
 
     /// The last resort for a row's size, which the reader does not have.
-    static func noSize(_ size: inout Int32) -> Int32 { SQLITE_CORRUPT }
+    static func noSize(_ size: inout Int32) -> Int32 { SQLiteResultCode.corrupt.rawValue }
 }
 
 /// The options an FTS5 index was created with, as far as reading its doclists depends on

@@ -1,4 +1,3 @@
-import CSQLite
 import FTSearchSQLite
 
 /// Something in an FTS5 index's records that FTS5 never writes: a read past a record's end, a

@@ -1,20 +1,16 @@
-import CSQLite
 import FTSearchSQLite
 
 /// Reads the records of an FTS5 index's `%_data` table through one incremental blob handle
 /// moved from record to record (https://sqlite.org/c3ref/blob_reopen.html).
 final class FTS5DataReader {
     private let database: Database
-    private let table: String
-    private var blob: OpaquePointer?
+    private let blob: BlobReader
 
     /// A reader of `index`'s `%_data` on `database`.
     init(database: Database, index: String) {
         self.database = database
-        table = index + "_data"
+        blob = BlobReader(database: database, table: index + "_data", column: "block")
     }
-
-    deinit { close() }
 
     /// Record `rowid` whole, into `bytes` (its storage reused). Throws when there is no such
     /// record or it cannot be read.
@@ -38,22 +34,8 @@ final class FTS5DataReader {
         if database.interruptCheck?.shouldInterrupt() == true {
             throw FTS5FormatError(reason: "interrupted")
         }
-        if let blob {
-            guard sqlite3_blob_reopen(blob, rowid) == SQLITE_OK else {
-                close()
-                throw FTS5FormatError(reason: "no record \(rowid)")
-            }
-        } else {
-            guard
-                sqlite3_blob_open(database.handle, "main", table, "block", rowid, 0, &blob)
-                    == SQLITE_OK, blob != nil
-            else {
-                close()
-                throw FTS5FormatError(reason: "no record \(rowid)")
-            }
-        }
-        guard let blob else { throw FTS5FormatError(reason: "no record \(rowid)") }
-        return Int(sqlite3_blob_bytes(blob))
+        guard blob.move(to: rowid) else { throw FTS5FormatError(reason: "no record \(rowid)") }
+        return blob.byteCount
     }
 
     /// Reads the `count` bytes of the record ``open(_:)`` moved to into `destination`.
@@ -61,15 +43,15 @@ final class FTS5DataReader {
         throws(FTS5FormatError)
     {
         guard count > 0 else { return }
-        guard let blob, sqlite3_blob_read(blob, destination, Int32(count), 0) == SQLITE_OK else {
+        guard blob.read(into: UnsafeMutableRawBufferPointer(start: destination, count: count))
+        else {
             throw FTS5FormatError(reason: "unreadable \(rowid)")
         }
     }
 
     /// Closes the blob handle; the next read opens another.
     func close() {
-        if let blob { sqlite3_blob_close(blob) }
-        blob = nil
+        blob.close()
     }
 }
 

@@ -1,4 +1,3 @@
-import CSQLite
 import FTSearchSQLite
 
 /// Scores the rows of a plan whose one match phrase drives the walk (one token, prefix or
@@ -143,7 +142,7 @@ final class StreamedRowScorer: DoclistSink {
         guard
             collector.endRow(
                 rowid: rowid, hits: hits, tier: tier, readSize: DoclistRanking.noSize)
-                == SQLITE_OK
+                == SQLiteResultCode.ok.rawValue
         else {
             throw FTS5FormatError(reason: "row size")
         }

@@ -1,4 +1,3 @@
-import CSQLite
 import FTSearchSQLite
 
 /// Brings a kept ranking up to date with the writes since it was ranked, from the
@@ -30,7 +29,7 @@ struct RankingMaintenance {
     func update(_ order: RankedOrder, frontier: RankingFrontier, covering end: Int) throws
         -> RankedOrder?
     {
-        guard sqlite3_txn_state(database.handle, "main") != SQLITE_TXN_WRITE, order.start == 0,
+        guard !database.isWriting, order.start == 0,
             frontier.parts.count == plans.count, frontier.entryClasses.count == order.entries.count,
             zip(plans, frontier.parts).allSatisfy({
                 $0.kind == $1.kind && RankingFrontier.serves($0)
@@ -213,8 +212,9 @@ struct RankingMaintenance {
                 }
             }
             // A row whose size cannot be read is not one to rank here.
-            if collector.endRow(rowid: row.int64(at: 0), readSize: { _ in SQLITE_CORRUPT })
-                != SQLITE_OK
+            if collector.endRow(
+                rowid: row.int64(at: 0), readSize: { _ in SQLiteResultCode.corrupt.rawValue })
+                != SQLiteResultCode.ok.rawValue
             {
                 isComplete = false
             }
