@@ -149,7 +149,11 @@ def summarize(suite, result, seconds, everything):
     failures = sorted(node for node, outcome in in_scope.items() if outcome in ("failed", "error"))
     for node in failures:
         print(f"  FAILED {node}")
-    return not failures
+    # An entry of the out-of-scope list that passes is stale: it must go.
+    stale = sorted(node for node, outcome in outcomes.items() if node in reasons and outcome == "passed")
+    for node in stale:
+        print(f"  PASSED, yet listed as out of scope ({reasons[node]}): {node}")
+    return not failures and not stale
 
 
 def main():

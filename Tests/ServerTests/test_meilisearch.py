@@ -165,7 +165,7 @@ def test_matching_strategy_last_drops_words_from_the_end(client, database):
     assert scores == sorted(scores, reverse=True) and scores[len(both) - 1] > scores[len(both)]
     paged = index.search("ann smith", {"offset": len(both) - 1, "limit": 2})["hits"]
     assert [int(h["id"]) for h in paged] == expected[len(both) - 1:len(both) + 1]
-    sdk_error(lambda: index.search("ann", {"matchingStrategy": "frequency"}), "invalid_search_matching_strategy")
+    sdk_error(lambda: index.search("ann", {"matchingStrategy": "most"}), "invalid_search_matching_strategy")
 
 
 def test_did_you_mean_is_an_extra_field(client):

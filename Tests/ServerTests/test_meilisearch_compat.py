@@ -210,3 +210,20 @@ def test_every_text_field_is_highlighted_and_cropped(server):
     assert hit["_formatted"]["name"] == "<em>Zoë</em>"
     assert hit["_formatted"]["owner"] == "<em>Zoë</em> Ødegaard"
     assert set(hit["_matchesPosition"]) == {"name"}
+
+
+def test_matching_strategy_frequency_drops_the_commonest_word_first(server, database):
+    both = cli_query(database, "ann smith", "--kind", "people")[0]
+    smith, total, _ = cli_query(database, "smith", "--kind", "people")
+    assert len(cli_query(database, "ann", "--kind", "people")[0]) > total  # ann is commoner
+    answer = server.post("/indexes/people/search", json={"q": "ann smith", "matchingStrategy": "frequency"}).json()
+    assert ids(answer["hits"]) == both + [i for i in smith if i not in both]
+    assert answer["estimatedTotalHits"] == total
+
+
+def test_locales_are_accepted_and_checked(server):
+    plain = server.post("/indexes/people/search", json={"q": "zoe"}).json()["hits"]
+    assert server.post("/indexes/people/search", json={"q": "zoe", "locales": ["nor", "eng"]}).json()["hits"] == plain
+    assert server.get("/indexes/people/search", params={"q": "zoe", "locales": "nor"}).json()["hits"] == plain
+    meili_error(server.post("/indexes/people/search", json={"q": "zoe", "locales": "nor"}), 400,
+                "invalid_search_locales")

@@ -7,9 +7,9 @@ import FTSearchKit
 ///
 /// Meilisearch's `words` rule with `matchingStrategy: last` (its default) ranks the documents
 /// that match every term first, then those that match all but the last word, and so on: words
-/// are dropped from the end, phrases never are. ``search(in:)`` builds that list from
-/// ftsearch's searches, one per number of words kept, each asked only for as many results as
-/// the page needs.
+/// are dropped from the end (with `frequency`, the words most records hold first), phrases
+/// never are. ``MeilisearchTermSearch`` builds that list from ftsearch's searches, one per
+/// number of words kept, each asked only for as many results as the page needs.
 struct MeilisearchQueryTerms: Sendable {
     var words: [String] = []
     var phrases: [String] = []
@@ -36,9 +36,12 @@ struct MeilisearchQueryTerms: Sendable {
         finish()
     }
 
-    /// The text of a search for the first `count` words and every phrase's words.
-    func text(keepingWords count: Int) -> String {
-        (words.prefix(count) + phrases).joined(separator: " ")
+    /// The text of a search for the words not in `dropped` (positions in ``words``) and every
+    /// phrase's words.
+    func text(dropping dropped: some Sequence<Int>) -> String {
+        let dropped = Set(dropped)
+        let kept = words.indices.filter { !dropped.contains($0) }.map { words[$0] }
+        return (kept + phrases).joined(separator: " ")
     }
 }
 
@@ -68,6 +71,7 @@ struct MeilisearchTermSearch {
         }
         let count = terms.words.count
         let lowest = strategy == .all ? count : (phrases.isEmpty ? min(1, count) : 0)
+        let dropOrder = try await self.dropOrder()
         var hits: [SearchHit] = []
         var bands: [ClosedRange<Double>] = []
         var seen = Set<AnyRecord>()
@@ -77,7 +81,7 @@ struct MeilisearchTermSearch {
             let needsHits = hits.count < end
             guard needsHits || kept == lowest else { continue }
             var step = request
-            step.text = terms.text(keepingWords: kept)
+            step.text = terms.text(dropping: dropOrder.prefix(count - kept))
             step.offset = 0
             // A phrase is checked on the hits, so its search needs them all; otherwise the
             // page's end is enough, since each search's hits include the last one's.
@@ -89,7 +93,7 @@ struct MeilisearchTermSearch {
             }
             if full == nil { full = results }
             total = results.total
-            let band = Self.band(kept: kept, of: count, isLast: strategy == .last)
+            let band = Self.band(kept: kept, of: count, dropsWords: strategy != .all)
             for hit in results.hits where hits.count < end && seen.insert(hit.record).inserted {
                 hits.append(hit)
                 bands.append(band)
@@ -101,6 +105,23 @@ struct MeilisearchTermSearch {
         results.total = total
         results.query = request.text
         return Page(results: results, bands: Array(bands[page]))
+    }
+
+    /// The positions of the words in the order they are dropped: from the end (`last`), or the
+    /// word that most records hold first (`frequency`, Meilisearch's rule; a tie drops the later
+    /// word first).
+    private func dropOrder() async throws -> [Int] {
+        let positions = Array(terms.words.indices.reversed())
+        guard strategy == .frequency, positions.count > 1 else { return positions }
+        var frequencies: [Int: Int] = [:]
+        for position in positions {
+            var alone = request
+            alone.text = terms.words[position]
+            alone.offset = 0
+            alone.limit = 0
+            frequencies[position] = try await pool.search(alone).total
+        }
+        return positions.sorted { frequencies[$0, default: 0] > frequencies[$1, default: 0] }
     }
 
     /// The hits in which every phrase's words follow one another, whole, in one field.
@@ -130,10 +151,11 @@ struct MeilisearchTermSearch {
         }
     }
 
-    /// The share of the score range of the hits that keep `kept` of `count` words: with `last`,
-    /// (kept / (count + 1)) up to ((kept + 1) / (count + 1)), so fewer words rank lower.
-    private static func band(kept: Int, of count: Int, isLast: Bool) -> ClosedRange<Double> {
-        guard isLast, count > 0 else { return 0...1 }
+    /// The share of the score range of the hits that keep `kept` of `count` words when words
+    /// are dropped: (kept / (count + 1)) up to ((kept + 1) / (count + 1)), so fewer words rank
+    /// lower.
+    private static func band(kept: Int, of count: Int, dropsWords: Bool) -> ClosedRange<Double> {
+        guard dropsWords, count > 0 else { return 0...1 }
         return Double(kept) / Double(count + 1)...Double(kept + 1) / Double(count + 1)
     }
 }

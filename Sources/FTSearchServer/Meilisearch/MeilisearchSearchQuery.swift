@@ -13,6 +13,8 @@ struct MeilisearchSearchQuery: Sendable {
         /// and so on; phrases are never dropped (Meilisearch's default, and so the default of
         /// these routes).
         case last
+        /// As `last`, but the word most records hold is dropped first, and so on.
+        case frequency
     }
 
     var text = ""
@@ -43,13 +45,13 @@ struct MeilisearchSearchQuery: Sendable {
         "q", "offset", "limit", "page", "hitsPerPage", "attributesToRetrieve",
         "attributesToHighlight", "highlightPreTag", "highlightPostTag", "attributesToCrop",
         "cropLength", "cropMarker", "showMatchesPosition", "showRankingScore",
-        "attributesToSearchOn", "matchingStrategy", "ftsearchMatch",
+        "attributesToSearchOn", "matchingStrategy", "locales", "ftsearchMatch",
     ]
 
     /// Meilisearch's parameters that ftsearch does not implement: accepted when empty.
     static let unsupported = [
         "filter", "facets", "sort", "distinct", "vector", "hybrid", "retrieveVectors",
-        "rankingScoreThreshold", "showRankingScoreDetails", "locales", "showPerformanceDetails",
+        "rankingScoreThreshold", "showRankingScoreDetails", "showPerformanceDetails",
         "media", "facetName", "facetQuery", "federationOptions",
     ]
 
@@ -97,6 +99,9 @@ struct MeilisearchSearchQuery: Sendable {
                 showMatchesPosition = try Self.bool(value, code: code(), name: name)
             case "showRankingScore":
                 showRankingScore = try Self.bool(value, code: code(), name: name)
+            case "locales":
+                // Checked, then not needed: ftsearch folds and splits every script one way.
+                _ = try Self.strings(value, code: code(), name: name)
             case "attributesToSearchOn":
                 attributesToSearchOn = try Self.strings(value, code: code(), name: name)
             case "matchingStrategy":
@@ -104,9 +109,8 @@ struct MeilisearchSearchQuery: Sendable {
                 guard let strategy = MatchingStrategy(rawValue: text) else {
                     throw .invalid(
                         code(),
-                        "matchingStrategy `\(text)` is not supported: ftsearch knows `last` "
-                            + "(the default: words dropped from the end until something matches) "
-                            + "and `all` (every word matches); `frequency` is not implemented.")
+                        "Unknown value `\(text)` at `.matchingStrategy`: expected one of `last` "
+                            + "(the default), `all`, `frequency`.")
                 }
                 matchingStrategy = strategy
             case "ftsearchMatch":
@@ -141,7 +145,7 @@ struct MeilisearchSearchQuery: Sendable {
     init(parameters: [(String, String)], maximumLimit: Int) throws(MeilisearchError) {
         let lists: Set<String> = [
             "attributesToRetrieve", "attributesToHighlight", "attributesToCrop",
-            "attributesToSearchOn", "facets", "sort",
+            "attributesToSearchOn", "facets", "sort", "locales",
         ]
         let numbers: Set<String> = ["offset", "limit", "page", "hitsPerPage", "cropLength"]
         let booleans: Set<String> = ["showMatchesPosition", "showRankingScore"]

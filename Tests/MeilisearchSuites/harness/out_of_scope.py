@@ -32,9 +32,9 @@ REASONS = {
         "filters, facets, sorting, distinct, similar documents and vector or hybrid search"
     ),
     "parameters": (
-        "search parameters ftsearch refuses with their `invalid_search_*` code: `matchingStrategy: "
-        "frequency`, `rankingScoreThreshold`, `showRankingScoreDetails`, `showPerformanceDetails`, "
-        "`locales`, and federated multi-search"
+        "search parameters ftsearch refuses with their `invalid_search_*` code: "
+        "`rankingScoreThreshold`, `showRankingScoreDetails`, `showPerformanceDetails`, and "
+        "federated multi-search"
     ),
     "searchable": (
         "the searchable fields are fixed (people: first_name, last_name, company; animals: name): "
@@ -186,7 +186,7 @@ OFFICIAL = {
     "tests/index/test_index_search_meilisearch.py::test_custom_search_params_with_filter_string_with_space": "settings",
     "tests/index/test_index_search_meilisearch.py::test_custom_search_params_with_many_params": "settings",
     "tests/index/test_index_search_meilisearch.py::test_custom_search_params_with_matching_strategy_all": "searchable",
-    "tests/index/test_index_search_meilisearch.py::test_custom_search_params_with_matching_strategy_frequency": "parameters",
+    "tests/index/test_index_search_meilisearch.py::test_custom_search_params_with_matching_strategy_frequency": "searchable",
     "tests/index/test_index_search_meilisearch.py::test_custom_search_params_with_multiple_filter": "settings",
     "tests/index/test_index_search_meilisearch.py::test_custom_search_params_with_multiple_filter_string_with_space": "settings",
     "tests/index/test_index_search_meilisearch.py::test_custom_search_params_with_multiple_sort": "settings",
@@ -968,11 +968,9 @@ SDK = {
     "tests/test_async_search.py::test_multi_search_federated_facets_by_index": "settings",
     "tests/test_async_search.py::test_multi_search_federated_merge_facets": "settings",
     "tests/test_async_search.py::test_multi_search_federated_with_distinct": "settings",
-    "tests/test_async_search.py::test_multi_search_locales": "parameters",
     "tests/test_async_search.py::test_multi_search_ranking_score_threshold": "parameters",
     "tests/test_async_search.py::test_multi_search_show_performance_details": "parameters",
     "tests/test_async_search.py::test_multi_search_with_federation_options": "parameters",
-    "tests/test_async_search.py::test_search_locales": "parameters",
     "tests/test_async_search.py::test_search_ranking_score_threshold": "settings",
     "tests/test_async_search.py::test_search_show_matches_position": "searchable",
     "tests/test_async_search.py::test_search_show_performance_parameters": "parameters",
@@ -1630,13 +1628,11 @@ SDK = {
     "tests/test_search.py::test_multi_search_federated": "parameters",
     "tests/test_search.py::test_multi_search_federated_merge_facets": "settings",
     "tests/test_search.py::test_multi_search_federated_with_distinct": "settings",
-    "tests/test_search.py::test_multi_search_locales": "parameters",
     "tests/test_search.py::test_multi_search_ranking_score_threshold": "parameters",
     "tests/test_search.py::test_multi_search_show_performance_details": "parameters",
     "tests/test_search.py::test_multi_search_with_federation_options": "parameters",
     "tests/test_search.py::test_search_invalid_ranking_score_threshold[-0.1]": "settings",
     "tests/test_search.py::test_search_invalid_ranking_score_threshold[1.1]": "settings",
-    "tests/test_search.py::test_search_locales": "parameters",
     "tests/test_search.py::test_search_ranking_score_threshold": "settings",
     "tests/test_search.py::test_search_show_matches_position": "searchable",
     "tests/test_search.py::test_search_show_performance_parameters": "parameters",
