@@ -352,8 +352,8 @@ def test_error_shapes(server):
     meili_error(server.post("/indexes/people/documents/delete", json={"filter": "id = 1"}), 400,
                 "invalid_document_filter")
     meili_error(server.post("/multi-search", json={"queries": [{"q": "ann"}]}), 400, "missing_index_uid")
-    meili_error(server.post("/multi-search", json={"queries": [], "federation": {"limit": 5}}), 400,
-                "invalid_multi_search_federation")
+    meili_error(server.post("/multi-search", json={"queries": [], "federation": {"facetsByIndex": {"people": []}}}),
+                400, "invalid_multi_search_federation")
     # The native API keeps its own error shape beside these routes.
     assert set(server.get("/api/people/99999").json()) == {"error"}
 

@@ -227,3 +227,24 @@ def test_locales_are_accepted_and_checked(server):
     assert server.get("/indexes/people/search", params={"q": "zoe", "locales": "nor"}).json()["hits"] == plain
     meili_error(server.post("/indexes/people/search", json={"q": "zoe", "locales": "nor"}), 400,
                 "invalid_search_locales")
+
+
+def test_federated_multi_search_merges_by_weighted_score(server, client):
+    queries = [{"indexUid": "people", "q": "ann"},
+               {"indexUid": "animals", "q": "zo", "federationOptions": {"weight": 2}}]
+    separate = client.multi_search([{**q, "showRankingScore": True} for q in
+                                    [{"indexUid": "people", "q": "ann"}, {"indexUid": "animals", "q": "zo"}]])
+    expected = sorted(
+        [(h["_rankingScore"] * weight, position, h["id"]) for position, (result, weight) in
+         enumerate(zip(separate["results"], (1, 2))) for h in result["hits"]],
+        key=lambda entry: (-entry[0], entry[1]))
+    merged = client.multi_search(queries, {"limit": 4, "offset": 1})
+    assert "results" not in merged and (merged["limit"], merged["offset"]) == (4, 1)
+    assert [(h["_federation"]["queriesPosition"], h["id"]) for h in merged["hits"]] == \
+        [(position, id) for _, position, id in expected[1:5]]
+    assert merged["estimatedTotalHits"] == sum(r["estimatedTotalHits"] for r in separate["results"])
+    first = merged["hits"][0]["_federation"]
+    assert first["indexUid"] in ("people", "animals") and first["weightedRankingScore"] > 0
+    assert "_rankingScore" not in merged["hits"][0]
+    meili_error(server.post("/multi-search", json={"federation": {}, "queries": [{"indexUid": "people", "q": "a", "limit": 2}]}),
+                400, "invalid_multi_search_query_pagination")

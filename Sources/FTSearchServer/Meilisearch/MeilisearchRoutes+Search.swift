@@ -35,10 +35,12 @@ extension MeilisearchRoutes {
     }
 
     /// `{"queries":[{"indexUid":"people","q":"ann"},...]}` → `{"results":[...]}` in order,
-    /// each result with its `indexUid`. `federation` (one merged list) is not supported.
+    /// each result with its `indexUid`; with `federation`, one merged list (see
+    /// ``federatedSearch(_:_:)``).
     private func multiSearch(_ request: Request) async throws -> Response {
         let members = try await bodies.jsonObject(request)
         var queries: [JSONValue]?
+        var federation: MeilisearchFederation?
         for member in members {
             switch member.key {
             case "queries":
@@ -49,19 +51,20 @@ extension MeilisearchRoutes {
                 }
                 queries = elements
             case "federation":
-                guard MeilisearchSearchQuery.isEmpty(member.value) else {
-                    throw MeilisearchError.invalid(
-                        "invalid_multi_search_federation",
-                        "ftsearch does not support federated multi-search: give `queries` only.")
-                }
+                if case .null = member.value { continue }
+                federation = try MeilisearchFederation(member.value)
             default:
                 throw MeilisearchError.invalid(
-                    "bad_request", "Unknown field `\(member.key)`: expected one of queries.")
+                    "bad_request",
+                    "Unknown field `\(member.key)`: expected one of queries, federation.")
             }
         }
         guard let queries else {
             throw MeilisearchError.invalid(
                 "missing_multi_search_queries", "Missing field `queries`.")
+        }
+        if let federation {
+            return JSONResponse.make(try await federatedSearch(queries, federation))
         }
         var results: [JSONValue] = []
         for (position, element) in queries.enumerated() {

@@ -33,8 +33,7 @@ REASONS = {
     ),
     "parameters": (
         "search parameters ftsearch refuses with their `invalid_search_*` code: "
-        "`rankingScoreThreshold`, `showRankingScoreDetails`, `showPerformanceDetails`, and "
-        "federated multi-search"
+        "`rankingScoreThreshold`, `showRankingScoreDetails`, `showPerformanceDetails`"
     ),
     "searchable": (
         "the searchable fields are fixed (people: first_name, last_name, company; animals: name): "
@@ -74,10 +73,8 @@ OFFICIAL = {
     "tests/client/test_client_multi_search_meilisearch.py::test_basic_multi_search": "index-names",
     "tests/client/test_client_multi_search_meilisearch.py::test_multi_search_one_index": "index-names",
     "tests/client/test_client_multi_search_meilisearch.py::test_multi_search_show_performance_details": "index-names",
-    "tests/client/test_client_multi_search_meilisearch.py::test_multi_search_with_federation_options": "parameters",
     "tests/client/test_client_multi_search_meilisearch.py::test_multi_search_with_network": "instance",
     "tests/client/test_client_multi_search_meilisearch.py::test_multi_search_with_no_value_in_federation": "index-names",
-    "tests/client/test_client_multi_search_meilisearch.py::test_multi_search_with_offset_and_limit_in_federation": "parameters",
     "tests/client/test_client_network.py::test_add_or_update_networks": "instance",
     "tests/client/test_client_network.py::test_configure_as_leader": "instance",
     "tests/client/test_client_network.py::test_get_all_networks": "instance",
@@ -964,13 +961,11 @@ SDK = {
     "tests/test_async_search.py::test_facet_search_invalid_ranking_score_threshold[1.1]": "settings",
     "tests/test_async_search.py::test_facet_search_locales": "settings",
     "tests/test_async_search.py::test_facet_search_ranking_score_threshold": "settings",
-    "tests/test_async_search.py::test_multi_search_federated": "parameters",
     "tests/test_async_search.py::test_multi_search_federated_facets_by_index": "settings",
     "tests/test_async_search.py::test_multi_search_federated_merge_facets": "settings",
     "tests/test_async_search.py::test_multi_search_federated_with_distinct": "settings",
     "tests/test_async_search.py::test_multi_search_ranking_score_threshold": "parameters",
     "tests/test_async_search.py::test_multi_search_show_performance_details": "parameters",
-    "tests/test_async_search.py::test_multi_search_with_federation_options": "parameters",
     "tests/test_async_search.py::test_search_ranking_score_threshold": "settings",
     "tests/test_async_search.py::test_search_show_matches_position": "searchable",
     "tests/test_async_search.py::test_search_show_performance_parameters": "parameters",
@@ -1625,12 +1620,10 @@ SDK = {
     "tests/test_search.py::test_facet_search_invalid_ranking_score_threshold[1.1]": "settings",
     "tests/test_search.py::test_facet_search_locales": "settings",
     "tests/test_search.py::test_facet_search_ranking_score_threshold": "settings",
-    "tests/test_search.py::test_multi_search_federated": "parameters",
     "tests/test_search.py::test_multi_search_federated_merge_facets": "settings",
     "tests/test_search.py::test_multi_search_federated_with_distinct": "settings",
     "tests/test_search.py::test_multi_search_ranking_score_threshold": "parameters",
     "tests/test_search.py::test_multi_search_show_performance_details": "parameters",
-    "tests/test_search.py::test_multi_search_with_federation_options": "parameters",
     "tests/test_search.py::test_search_invalid_ranking_score_threshold[-0.1]": "settings",
     "tests/test_search.py::test_search_invalid_ranking_score_threshold[1.1]": "settings",
     "tests/test_search.py::test_search_ranking_score_threshold": "settings",
