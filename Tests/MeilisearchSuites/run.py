@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the test suites of two Meilisearch SDKs against `ftsearch serve`, unchanged but for
 their fixtures (harness/*_conftest.py), selecting the tests within ftsearch's scope
-(harness/out_of_scope.py):
+(harness/out-of-scope.tsv, with the reasons in harness/out_of_scope.py):
 
 - official: the `meilisearch` SDK's suite at its tag v0.43.0 (meilisearch-python-v0.43.0/, MIT);
 - sdk: `meilisearch-python-sdk` 8.0.1's suite, from its sdist on PyPI, pinned by its SHA-256 and

@@ -1,4 +1,4 @@
-"""A pytest plugin of the runner: deselects the tests out_of_scope.py lists (unless
+"""A pytest plugin of the runner: deselects the tests out-of-scope.tsv lists (unless
 FTSEARCH_SUITE_ALL=1) and writes what happened to FTSEARCH_SUITE_REPORT as JSON."""
 
 import json
