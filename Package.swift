@@ -4,8 +4,8 @@ import PackageDescription
 // Release builds made as scripts/install makes them (`--static-swift-stdlib`, with
 // FTSEARCH_STATIC_EXECUTABLE=1; see build_release in scripts/lib/prerequisites.sh) link ftsearch
 // as one static executable on Linux: no dynamic loader mapping five libraries and binding their
-// symbols before every command, which scripts and completions start once per call (README:
-// Start-up). It needs the static Swift runtime that flag builds against, and SQLite's
+// symbols before every command, which scripts and completions start once per call
+// (docs/architecture.md: One static executable). It needs the static Swift runtime that flag builds against, and SQLite's
 // libsqlite3.a (Debian: libsqlite3-dev). glibc's position-independent static start refuses the
 // run path SwiftPM gives every executable, so the image's address is fixed; the network-facing
 // ftsearch-server stays position-independent.
@@ -64,7 +64,7 @@ let package = Package(
         ),
         // The HTTP API and the search page over FTSearchKit, on Hummingbird. It lives outside
         // the ftsearch binary so that the other commands do not pay for linking it at start-up
-        // (README: Serving).
+        // (docs/architecture.md: Why a second executable).
         .target(
             name: "FTSearchServer",
             dependencies: [
@@ -82,6 +82,7 @@ let package = Package(
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/app.css"),
                 .embedInCode("Page/app.js"),
+                .embedInCode("Page/openapi.json"),
             ]
         ),
         // The server process `ftsearch serve` runs.

@@ -10,7 +10,7 @@ import Logging
     import Darwin
 #endif
 
-/// The server process `ftsearch serve` runs (README: Serving); it takes the same options.
+/// The server process `ftsearch serve` runs (docs/http-api.md); it takes the same options.
 @main
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

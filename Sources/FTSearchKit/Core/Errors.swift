@@ -1,7 +1,7 @@
 import FTSearchSQLite
 
 /// An error SQLite itself reported (a full disk, a damaged file, a lock held too long), with its
-/// typed ``SQLiteResultCode``.
+/// typed `SQLiteResultCode`.
 public typealias SQLiteError = FTSearchSQLite.SQLiteError
 
 /// A database written by a newer version of ftsearch, which this one must not change.

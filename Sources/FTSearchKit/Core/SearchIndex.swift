@@ -30,7 +30,7 @@ import FTSearchSQLite
 /// ``SearchIndexPool`` (parallel readers, one writer). Any number of processes can use the same
 /// file at once: the database is in WAL mode, so searches never wait, and a change waits for
 /// another process's change as its `lockWaiting` says; the history is a file of its own
-/// (``HistoryFile``), so recording a search waits for no change to the records.
+/// (`HistoryFile`), so recording a search waits for no change to the records.
 public final class SearchIndex {
     /// Whether opening may create the database file.
     public enum OpenMode: Sendable {

@@ -52,7 +52,7 @@ public final class SearchIndexPool: Sendable {
     ///     ``SearchIndex`` uses (up to a gigabyte mapped, which a long-running process that
     ///     should stay small does not want: see ``ConnectionMemoryLimits``).
     ///   - clock: The current time, for timestamps.
-    /// - Throws: What ``SearchIndex/init(path:mode:clock:onMigrationProgress:)`` throws.
+    /// - Throws: What ``SearchIndex/init(path:mode:clock:lockWaiting:onMigrationProgress:)`` throws.
     public init(
         path: String, readOnly: Bool = false, maximumReaders: Int = 4,
         memoryLimits: ConnectionMemoryLimits? = nil,

@@ -33,9 +33,13 @@ extension SearchIndex {
     }
 
     /// Writes the export to the file at `path` through a temporary file beside it, renamed at
-    /// the end (see ``ExportFile``): an interrupted export leaves no file under that name.
+    /// the end (see `ExportFile`): an interrupted export leaves no file under that name.
     ///
-    /// - Parameter overwrite: Whether an existing file may be replaced.
+    /// - Parameters:
+    ///   - kinds: The kinds of records to write.
+    ///   - format: The format, one that `importRecords` reads back.
+    ///   - path: The file to write.
+    ///   - overwrite: Whether an existing file may be replaced.
     /// - Throws: ``ExportError``; ``ExportError/unwritableOutput(_:)`` with an ``OutputError`` of
     ///   kind `.exists` when the file exists and `overwrite` is false.
     @discardableResult

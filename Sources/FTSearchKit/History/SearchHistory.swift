@@ -11,7 +11,7 @@ import FTSearchSQLite
 /// try index.history.entries(limit: 10)   // newest first
 /// ```
 ///
-/// The entries live in a file of their own beside the database (see ``HistoryFile``), so that
+/// The entries live in a file of their own beside the database (see `HistoryFile`), so that
 /// recording a search never waits for an import or any other change to the records.
 ///
 /// On a database this process can only read, the history can be listed but not changed:
@@ -31,7 +31,7 @@ public struct SearchHistory {
     /// It waits only for other history writes (each well under a millisecond), never for a
     /// change to the records.
     /// The entry reaches the database file at the next checkpoint, not when the process ends
-    /// (see ``Database/Durability/byNextCheckpoint``): a search costs no disk flush.
+    /// (see `Database.Durability.byNextCheckpoint`): a search costs no disk flush.
     ///
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
     public func record(_ text: String, kinds: Set<Kind>, resultCount: Int) throws {

@@ -1,13 +1,13 @@
 /// The kinds of input file ftsearch imports.
 public enum InputFormat: String, CaseIterable, Sendable {
     /// A JSON array of objects, or an object whose members are arrays of objects
-    /// (``JSONArrayReader``).
+    /// (`JSONArrayReader`).
     case json
-    /// One JSON object per line (``NDJSONReader``).
+    /// One JSON object per line (`NDJSONReader`).
     case ndjson
-    /// Comma-separated values with a header row (``CSVReader``).
+    /// Comma-separated values with a header row (`CSVReader`).
     case csv
-    /// Tab-separated values with a header line (``TSVReader``).
+    /// Tab-separated values with a header line (`TSVReader`).
     case tsv
 
     /// The format a file name extension stands for, ignoring case: `json`, `ndjson` or `jsonl`,

@@ -2,9 +2,10 @@ import FTSearchSQLite
 
 /// Checking and repairing the database: `ftsearch check`, `optimize` and `rebuild`.
 extension SearchIndex {
-    /// Runs SQLite's `integrity_check` (https://sqlite.org/pragma.html#pragma_integrity_check)
-    /// and FTS5's `integrity-check` of every index against its content table, and compares
-    /// each index's row sizes table with the index and each kind's sort codes with its records.
+    /// Runs SQLite's `integrity_check` (https://sqlite.org/pragma.html#pragma_integrity_check),
+    /// then compares every piece of derived data with what it is derived from (see
+    /// `DerivedData`): FTS5's `integrity-check` of every index against its content table, each
+    /// index's row sizes with the index, each kind's sort codes with its records.
     ///
     /// FTS5 checks an index through a write statement, so a database this process can only
     /// read has its indexes checked in a private temporary copy (https://sqlite.org/backup.html).
@@ -15,32 +16,11 @@ extension SearchIndex {
         try database.makeStatement(sql: "PRAGMA integrity_check").forEachRow { row in
             if let line = row.text(at: 0), line != "ok" { problems.append(.integrity(line)) }
         }
-        let indexes = readOnlyReason == nil ? database : try temporaryCopy()
-        for kind in Kind.allCases {
-            let sync = try IndexSync(kind: kind, in: database)
-            for index in sync.indexes where try !isConsistent(index, of: sync, in: indexes) {
-                problems.append(.indexMismatch(index: index.name, table: kind.tableName))
-            }
-            for sizes in sync.sizes where try !sizes.isConsistent(in: database) {
-                problems.append(.rowSizesMismatch(table: sizes.table, index: sizes.index.name))
-            }
-            let codes = SortCodes(of: kind)
-            if try !codes.isConsistent(in: database) {
-                problems.append(.sortCodesMismatch(table: codes.table, records: kind.tableName))
-            }
+        let scratch = readOnlyReason == nil ? database : try temporaryCopy()
+        for data in try DerivedDataList.all(in: database) {
+            problems += try data.problems(in: database, scratch: scratch)
         }
         return problems
-    }
-
-    private func isConsistent(
-        _ index: FullTextIndex, of sync: IndexSync, in database: Database
-    ) throws -> Bool {
-        do {
-            try database.execute(sql: sync.integrityCheckSQL(of: index))
-            return true
-        } catch  where error.isCorruption {
-            return false
-        }
     }
 
     /// A copy of the database in a temporary file that SQLite deletes when it is closed.
@@ -51,30 +31,22 @@ extension SearchIndex {
         return copy
     }
 
-    /// Rebuilds every full-text index from its content table, the row sizes from the
-    /// rebuilt indexes and the sort codes from the records, in one transaction.
+    /// Makes every piece of derived data again (see `DerivedData`), in one transaction: every
+    /// full-text index from its content table, the row sizes from the rebuilt indexes, the sort
+    /// codes (and their map) from the records; kept rankings and vocabularies are forgotten.
     ///
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
     public func rebuild() throws {
         try requireWriteAccess(for: "rebuild the indexes")
         try database.inTransaction(.immediate) {
-            for kind in Kind.allCases {
-                let sync = try IndexSync(kind: kind, in: database)
-                // FTS5's rebuild starts the structure record over, and may give an index the
-                // record it had before writes since; settings written change its cookie, so
-                // that nothing kept at an earlier record (see IndexStructure) outlives it.
-                try sync.withBulkSettings(in: database) {
-                    try database.execute(sql: sync.rebuildSQL)
-                }
-                for sizes in sync.sizes { try sizes.rebuildAll(in: database) }
-            }
-            try SortCodes.rebuildAll(in: database)
+            for data in try DerivedDataList.all(in: database) { try data.rebuild(in: database) }
         }
     }
 
-    /// Merges the index b-trees, drops the kept rankings (all stale once the indexes are
-    /// merged, see ``ResultCache``), refreshes the query planner's statistics, checkpoints the
-    /// WAL (and the history's, see ``HistoryFile``), and vacuums when that would reclaim space.
+    /// Merges the index b-trees, drops the kept rankings and vocabularies (all stale once the
+    /// indexes are merged, see `ResultCache`), refreshes the query planner's statistics,
+    /// checkpoints the WAL (and the history's, see `HistoryFile`), and vacuums when that would
+    /// reclaim space.
     ///
     /// - Returns: The database size in bytes before and after.
     /// - Throws: ``ReadOnlyDatabaseError`` when this process cannot write the database.
@@ -83,11 +55,7 @@ extension SearchIndex {
         try requireWriteAccess(for: "optimize the database")
         let before = try sizeInBytes()
         try database.inTransaction(.immediate) {
-            for kind in Kind.allCases {
-                try database.execute(sql: try IndexSync(kind: kind, in: database).optimizeSQL)
-            }
-            // Merging rewrites every index's structure record: no kept ranking is current now.
-            try ResultCache.forgetAll(in: database)
+            for data in try DerivedDataList.all(in: database) { try data.optimize(in: database) }
             try database.execute(sql: "ANALYZE")
         }
         if try database.fetchInt(sql: "PRAGMA freelist_count") ?? 0 > 0 {
@@ -105,7 +73,7 @@ public enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
     /// SQLite's integrity check reported this line (https://sqlite.org/pragma.html#pragma_integrity_check).
     case integrity(String)
     /// A full-text index does not hold exactly the words of its table's rows:
-    /// ``SearchIndex/rebuildIndexes()`` mends it.
+    /// ``SearchIndex/rebuild()`` mends it.
     case indexMismatch(index: String, table: String)
     /// A word index's table of row sizes, kept for ranking, disagrees with the index:
     /// ``SearchIndex/rebuild()`` mends it.

@@ -1,6 +1,6 @@
 /// How the words of a search must match the words of a record.
 ///
-/// Every mode folds case, accents and the letters ``LetterFolding`` lists on both sides, and
+/// Every mode folds case, accents and the letters `LetterFolding` lists on both sides, and
 /// every query word must match (in any searchable field, or in the fields the request names).
 public enum MatchMode: String, CaseIterable, Sendable, Codable {
     /// Each query word starts a word of the record: `ann` finds Ann, Annabelle and "Annex Ltd".
@@ -11,7 +11,7 @@ public enum MatchMode: String, CaseIterable, Sendable, Codable {
     /// Each query word is a whole word of the record: `ann` finds Ann, not Anna.
     case exact
     /// Each query word starts a word of the record, or is a whole word of it with a few typos:
-    /// none up to 4 letters, 1 up to 8, 2 beyond (see ``TypoTolerance``). `smiht` finds Smith.
+    /// none up to 4 letters, 1 up to 8, 2 beyond (see `TypoTolerance`). `smiht` finds Smith.
     case fuzzy
 }
 

@@ -15,8 +15,11 @@ extension SearchIndex {
     /// the first search: the first substring search of a million people spends about 20
     /// seconds here, once.
     ///
-    /// - Parameter onProgress: Hears what is built and how far it has come, only when something
-    ///   is built.
+    /// - Parameters:
+    ///   - match: The match mode to be searched.
+    ///   - kinds: The kinds to be searched.
+    ///   - onProgress: Hears what is built and how far it has come, only when something is
+    ///     built.
     /// - Throws: ``ReadOnlyDatabaseError`` when an index is missing and this process cannot
     ///   write the database (nothing else needs writing to be searched); ``SQLiteError`` when
     ///   SQLite fails.
@@ -45,8 +48,10 @@ extension SearchIndex {
     /// Builds the indexes that `request` needs and the database lacks: those of its match mode
     /// and kinds, or none when it lists every record (no index is read then).
     ///
-    /// - Parameter onProgress: Hears what is built and how far it has come, only when something
-    ///   is built.
+    /// - Parameters:
+    ///   - request: The search to be run.
+    ///   - onProgress: Hears what is built and how far it has come, only when something is
+    ///     built.
     public func prepareIndexes(
         for request: SearchRequest, onProgress: (IndexBuildProgress) -> Void = { _ in }
     ) throws {

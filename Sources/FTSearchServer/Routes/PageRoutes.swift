@@ -1,13 +1,15 @@
 import Hummingbird
 
-/// `GET /` and the page's two other files, from the bytes embedded at build time. Only these
-/// three paths exist: nothing is read from the file system, so no path reaches a file.
+/// `GET /`, the page's two other files and `GET /openapi.json` (the OpenAPI 3.1 document of the
+/// native API), from the bytes embedded at build time. Only these four paths exist: nothing is
+/// read from the file system, so no path reaches a file.
 extension Routes {
     func addPageRoutes(to routes: RouteTable) {
         let files: [(String, [UInt8], String)] = [
             ("/", PackageResources.index_html, "text/html; charset=utf-8"),
             ("/app.css", PackageResources.app_css, "text/css; charset=utf-8"),
             ("/app.js", PackageResources.app_js, "text/javascript; charset=utf-8"),
+            ("/openapi.json", PackageResources.openapi_json, "application/json; charset=utf-8"),
         ]
         for (path, bytes, contentType) in files {
             let buffer = ByteBuffer(bytes: bytes)

@@ -15,7 +15,7 @@ struct Routes: Sendable {
             maximumBodySize: configuration.maximumBodySize, timeout: configuration.bodyTimeout)
     }
 
-    /// Adds every route, then a 405 with `Allow` for each other method on their paths.
+    /// Adds every route, then a 405 with `Allow` for any other method on their paths.
     func add(to router: Router<ServerContext>) {
         var methods: [String: [HTTPRequest.Method]] = [:]
         let table = RouteTable(router: router) { path, method in
@@ -27,18 +27,7 @@ struct Routes: Sendable {
         addTransferRoutes(to: table)
         addStatusRoutes(to: table)
         addPageRoutes(to: table)
-        let all: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
-        for (path, allowed) in methods {
-            let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            for method in all where !allowed.contains(method) {
-                router.on(RouterPath(path), method: method) { _, _ -> Response in
-                    throw APIError(
-                        .methodNotAllowed, code: "method_not_allowed",
-                        "\(path) does not take \(method.rawValue) (it takes \(allow))",
-                        headers: [.allow: allow])
-                }
-            }
-        }
+        router.add(middleware: MethodNotAllowedMiddleware(methods: methods))
     }
 
     /// Kind names in paths: `people`, `animals`.

@@ -9,15 +9,15 @@ import FTSearchServeOptions
 
 /// `ftsearch serve`: the HTTP API and the search page. The server is its own executable,
 /// `ftsearch-server`, installed beside `ftsearch`, which this command replaces itself with:
-/// linking Hummingbird into `ftsearch` would slow every other command's start-up (README:
-/// Serving).
+/// linking Hummingbird into `ftsearch` would slow every other command's start-up
+/// (docs/architecture.md: Why a second executable).
 struct ServeCommand: ContextualCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the search page and an HTTP API for the database.",
         discussion: """
-            Open http://127.0.0.1:7700/ for the search page; the API is JSON under /api (README: \
-            Serving). Only 127.0.0.1 is served by default; any other address needs --api-key \
+            Open http://127.0.0.1:7700/ for the search page; the API is JSON under /api (see \
+            docs/http-api.md). Only 127.0.0.1 is served by default; any other address needs --api-key \
             (then every change needs 'Authorization: Bearer KEY') or --read-only. Searches never \
             write history: POST /api/history does. SIGINT or SIGTERM stops accepting, lets the \
             requests in progress finish and exits 0; a second signal exits at once.

@@ -7,7 +7,7 @@ import FTSearchSQLite
 /// Thousands of random Unicode queries — every FTS5 operator and punctuation, quotes, NUL,
 /// combining marks, emoji, right-to-left text — through `search` and `suggestions` on a small
 /// dataset of equally hostile names. Nothing may throw, and the results must agree with a
-/// reference matcher written from the README's rules: split the query and every field into
+/// reference matcher written from docs/cli.md's rules: split the query and every field into
 /// tokens (with the index's own tokenizer: this checks matching and ranking, not tokenizing),
 /// and match a record when every query token is a byte prefix of one of its tokens.
 ///
@@ -206,7 +206,7 @@ import FTSearchSQLite
     }
 }
 
-/// The README's matching rules, written as plainly as possible.
+/// docs/cli.md's matching rules, written as plainly as possible.
 struct ReferenceMatcher {
     struct Entry {
         var kind: Kind

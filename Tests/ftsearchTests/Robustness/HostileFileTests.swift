@@ -6,7 +6,7 @@ import Testing
 
 /// Databases the user did not mean to give ftsearch: in a place it cannot write, not SQLite,
 /// damaged, from a newer ftsearch, on a full disk. Each must give one clear `Error:` line with
-/// the README's exit code, and never change the data that is there.
+/// the exit code docs/cli.md gives, and never change the data that is there.
 @Suite struct HostileFileTests {
     let ftsearch: FTSearchRunner
 
