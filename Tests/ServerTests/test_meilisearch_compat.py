@@ -182,7 +182,7 @@ def test_index_creation_update_and_deletion_are_tasks(server, client):
 
 
 @pytest.mark.parametrize("path", ["/webhooks", "/webhooks/abc", "/dynamic-search-rules", "/render-template",
-                                  "/tasks/1/documents"])
+                                  "/tasks/1/documents", "/multi-search/x", "/stats/x", "/version/x"])
 def test_meilisearch_routes_answer_its_error_shape(server, path):
     meili_error(server.get(path), 400, "bad_request")
 

@@ -37,7 +37,9 @@ struct MeilisearchRoutes: Sendable {
         "/indexes/:uid/settings", "/indexes/:uid/settings/**", "/indexes/:uid/facet-search",
         "/indexes/:uid/similar", "/indexes/:uid/documents/edit", "/indexes/:uid/**",
         "/tasks/:taskUid/**", "/webhooks", "/webhooks/**", "/dynamic-search-rules",
-        "/dynamic-search-rules/**", "/render-template", "/chats", "/chats/**",
+        "/dynamic-search-rules/**", "/render-template", "/chats", "/chats/**", "/multi-search/**",
+        "/stats/**", "/version/**", "/dumps/**", "/snapshots/**", "/swap-indexes/**",
+        "/experimental-features/**", "/network/**", "/metrics/**", "/export/**",
     ]
 
     /// Adds the routes, in a group with the Meilisearch key rule and error shape. Call it
