@@ -248,3 +248,11 @@ def test_federated_multi_search_merges_by_weighted_score(server, client):
     assert "_rankingScore" not in merged["hits"][0]
     meili_error(server.post("/multi-search", json={"federation": {}, "queries": [{"indexUid": "people", "q": "a", "limit": 2}]}),
                 400, "invalid_multi_search_query_pagination")
+
+
+def test_a_body_that_does_not_decompress_is_malformed(server):
+    meili_error(server.post("/indexes/animals/search", data=b"not gzip at all", headers={
+        "Content-Type": "application/json", "Content-Encoding": "gzip"}), 400, "malformed_payload")
+    bomb = gzip.compress(b"[" + b" " * 5_000_000 + b"]")
+    meili_error(server.post("/indexes/animals/documents", data=bomb, headers={
+        "Content-Type": "application/json", "Content-Encoding": "gzip"}), 413, "payload_too_large")

@@ -1,6 +1,6 @@
 extension SearchIndex {
     /// The words of `text`, folded as a search folds the words of a query and of a record
-    /// (case, accents and the letters ``LetterFolding`` lists), in order.
+    /// (case, accents, and letters such as ß, ø and ł), in order.
     ///
     /// Two texts hold the same word where their folded words are equal, so a caller can check
     /// what a search cannot express, such as a phrase: words that follow one another.
