@@ -14,6 +14,13 @@ let cliLinkerSettings: [LinkerSetting] =
     ? [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
     : []
 
+// The upcoming language features the library's targets adopt, as swift-log and Hummingbird do:
+// existentials spelled `any`, and members visible only from modules a file imports itself.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "ftsearch",
     // Synchronization's Atomic and Mutex need macOS 15 and iOS 18.
@@ -41,13 +48,15 @@ let package = Package(
         // plumbing. Its API is `package`: FTSearchKit builds on it, an app never sees it.
         .target(
             name: "FTSearchSQLite",
-            dependencies: ["CSQLite"]
+            dependencies: ["CSQLite"],
+            swiftSettings: strictSettings
         ),
         .target(
             name: "FTSearchKit",
             dependencies: ["FTSearchSQLite"],
             // Generates Text/LetterFoldingTable.swift.
-            exclude: ["Text/generate-letter-folding.py"]
+            exclude: ["Text/generate-letter-folding.py"],
+            swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "ftsearch",
@@ -55,12 +64,14 @@ let package = Package(
                 "FTSearchKit", "FTSearchServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings,
             linkerSettings: cliLinkerSettings
         ),
         // `ftsearch serve`'s options, shared by the command users type and the server it runs.
         .target(
             name: "FTSearchServeOptions",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
         ),
         // The HTTP API and the search page over FTSearchKit, on Hummingbird. It lives outside
         // the ftsearch binary so that the other commands do not pay for linking it at start-up
@@ -83,7 +94,8 @@ let package = Package(
                 .embedInCode("Page/app.css"),
                 .embedInCode("Page/app.js"),
                 .embedInCode("Page/openapi.json"),
-            ]
+            ],
+            swiftSettings: strictSettings
         ),
         // The server process `ftsearch serve` runs.
         .executableTarget(
@@ -91,30 +103,35 @@ let package = Package(
             dependencies: [
                 "FTSearchServer", "FTSearchServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: strictSettings
         ),
         // The in-process half of scripts/bench: query and history latency through the library,
         // and the naive SQL plans it is compared with (through the SQLite wrapper).
         .executableTarget(
             name: "ftsearch-bench",
-            dependencies: ["FTSearchKit", "FTSearchSQLite"]
+            dependencies: ["FTSearchKit", "FTSearchSQLite"],
+            swiftSettings: strictSettings
         ),
         // What every test suite shares: seeded randomness, temporary folders, settings.
         .target(
             name: "FTSearchTestSupport",
-            path: "Tests/FTSearchTestSupport"
+            path: "Tests/FTSearchTestSupport",
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "FTSearchKitTests",
             dependencies: ["FTSearchKit", "FTSearchSQLite", "FTSearchTestSupport"],
-            exclude: ["Resources"]
+            exclude: ["Resources"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ftsearchTests",
             dependencies: [
                 "ftsearch", "FTSearchKit", "FTSearchSQLite", "FTSearchServeOptions",
                 "FTSearchTestSupport",
-            ]
+            ],
+            swiftSettings: strictSettings
         ),
     ],
     swiftLanguageModes: [.v6]

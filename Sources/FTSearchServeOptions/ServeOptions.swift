@@ -46,6 +46,15 @@ public struct ServeOptions: ParsableArguments, Sendable {
         help: ArgumentHelp("Let pages from this origin call the API (CORS).", valueName: "origin"))
     public var corsOrigin: String?
 
+    /// The names, besides the address served, that requests may give as their `Host`.
+    @Option(
+        name: .customLong("allowed-host"),
+        help: ArgumentHelp(
+            "A name clients may reach the server by besides the address served (a proxy's, this "
+                + "machine's); repeat for more. Requests for any other host get 421.",
+            valueName: "name"))
+    public var allowedHosts: [String] = []
+
     /// Whether the access log is left out.
     @Flag(help: "Print no access log.")
     public var quiet = false
@@ -65,6 +74,15 @@ public struct ServeOptions: ParsableArguments, Sendable {
             valueName: "seconds"))
     public var bodyTimeout: Double = 10
 
+    /// The largest field a stored record may hold, in bytes.
+    @Option(
+        name: .customLong("max-field-size"),
+        help: ArgumentHelp(
+            "The largest field, in bytes, a record sent to the server may hold; a larger one "
+                + "makes the record invalid (422).",
+            valueName: "bytes"))
+    public var maximumFieldSize: Int = 64 << 10
+
     /// Creates the defaults.
     public init() {}
 
@@ -83,6 +101,9 @@ public struct ServeOptions: ParsableArguments, Sendable {
         guard bodyTimeout > 0 else {
             throw ValidationError("--body-timeout must be more than 0, not \(bodyTimeout)")
         }
+        guard maximumFieldSize > 0 else {
+            throw ValidationError("--max-field-size must be more than 0, not \(maximumFieldSize)")
+        }
         if apiKey?.isEmpty == true {
             throw ValidationError("--api-key must not be empty")
         }
@@ -99,10 +120,12 @@ public struct ServeOptions: ParsableArguments, Sendable {
     public var argumentsWithoutKey: [String] {
         var arguments = [
             "--host", host, "--port", String(port), "--body-timeout", String(bodyTimeout),
+            "--max-field-size", String(maximumFieldSize),
         ]
         if let db { arguments += ["--db", db] }
         if readOnly { arguments.append("--read-only") }
         if let corsOrigin { arguments += ["--cors-origin", corsOrigin] }
+        for name in allowedHosts { arguments += ["--allowed-host", name] }
         if quiet { arguments.append("--quiet") }
         if noWarmUp { arguments.append("--no-warm-up") }
         return arguments

@@ -1,5 +1,6 @@
 import FTSearchKit
 import Hummingbird
+import FTSearchSQLite
 
 /// An answer that is not a success: one status, and one JSON body,
 /// `{"error":{"code":"not_found","message":"no person with id 12"}}`, for every error the
@@ -33,6 +34,11 @@ struct APIError: HTTPResponseError, Sendable {
     static func notFound(_ message: String) -> APIError {
         APIError(.notFound, code: "not_found", message)
     }
+
+    /// 507: the disk (or a quota) had no room; nothing of the change was kept.
+    static let diskFull = APIError(
+        HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full",
+        "the disk is full: the change was not made; free some space and try again")
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let error = JSONValue.object(
@@ -82,6 +88,10 @@ extension APIError {
             self.init(
                 .internalServerError, code: "database_damaged",
                 "the database is damaged: \(error.message)")
+        case let error as SQLiteError where error.isDiskFull:
+            self = .diskFull
+        case let error as SpoolError where error.isDiskFull:
+            self = .diskFull
         case let error as SQLiteError where error.isBusy:
             self.init(.serviceUnavailable, code: "busy", "the database is busy; try again")
         case let error as HTTPError:

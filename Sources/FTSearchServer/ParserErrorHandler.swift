@@ -27,8 +27,28 @@ final class ParserErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    /// Whether the answer being written says `Connection: close`.
+    private var closesAfterAnswer = false
+
+    /// Passes the answer on; an answer that says `Connection: close` (CONNECT's) closes the
+    /// connection once written, which Hummingbird would otherwise keep reading.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { unanswered -= 1 }
+        switch unwrapOutboundIn(data) {
+        case .head(let head):
+            closesAfterAnswer = head.headerFields[.connection]?.lowercased() == "close"
+        case .end:
+            unanswered -= 1
+            if closesAfterAnswer {
+                let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+                let written = context.eventLoop.makePromise(of: Void.self)
+                written.futureResult.cascade(to: promise)
+                context.writeAndFlush(data, promise: written)
+                written.futureResult.whenComplete { _ in boundContext.value.close(promise: nil) }
+                return
+            }
+        case .body:
+            break
+        }
         context.write(data, promise: promise)
     }
 

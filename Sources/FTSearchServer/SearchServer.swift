@@ -54,7 +54,11 @@ public enum SearchServer {
             }
         }
         defer { shortPrefixes.cancel() }
-        let router = makeRouter(pool: pool, configuration: configuration, logger: logger)
+        let exports = ExportLane(path: configuration.databasePath, configuration: configuration)
+        let file = DatabaseFile(path: configuration.databasePath, logger: logger)
+        let router = makeRouter(
+            pool: pool, exports: exports, file: file, configuration: configuration,
+            logger: logger)
         var serverLogger = logger
         serverLogger.logLevel = .warning
         let app = Application(
@@ -104,16 +108,18 @@ public enum SearchServer {
         try await group.run()
     }
 
-    /// Every route, behind the middleware: errors as JSON outermost, then the access log,
-    /// CORS and the key.
+    /// Every route, behind the middleware: the access log outermost, then CORS, errors as
+    /// JSON, CONNECT's refusal, the key, the browser guard and the database file's check.
     static func makeRouter(
-        pool: SearchIndexPool, configuration: ServerConfiguration, logger: Logger
+        pool: SearchIndexPool, exports: ExportLane, file: DatabaseFile,
+        configuration: ServerConfiguration, logger: Logger
     ) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         if configuration.logsRequests {
             router.add(middleware: AccessLogMiddleware(logger: logger))
         }
-        router.add(middleware: ErrorMiddleware(logger: logger))
+        // CORS outside the errors' middleware, which answers every error itself: CORS wraps
+        // an error that passes through it in a type that would answer 500.
         if let origin = configuration.corsOrigin {
             router.add(
                 middleware: CORSMiddleware(
@@ -121,12 +127,18 @@ public enum SearchServer {
                     allowHeaders: [.contentType, .authorization],
                     allowMethods: [.get, .post, .put, .patch, .delete, .options]))
         }
+        router.add(middleware: ErrorMiddleware(logger: logger))
+        router.add(middleware: ConnectMiddleware())
         // Before the native key middleware, which applies only to the routes added after it.
-        MeilisearchRoutes(pool: pool, configuration: configuration, logger: logger).add(to: router)
+        MeilisearchRoutes(pool: pool, file: file, configuration: configuration, logger: logger)
+            .add(to: router)
         if let key = configuration.apiKey {
             router.add(middleware: KeyMiddleware(key: key))
         }
-        Routes(pool: pool, configuration: configuration).add(to: router)
+        router.add(middleware: BrowserGuardMiddleware(configuration: configuration))
+        router.add(middleware: DatabaseFileMiddleware(file: file))
+        Routes(pool: pool, exports: exports, file: file, configuration: configuration)
+            .add(to: router)
         return router
     }
 

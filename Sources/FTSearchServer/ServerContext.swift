@@ -6,10 +6,13 @@ struct ServerContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The connection the request came on; nil for a channel the server did not set up.
     let client: ClientConnection?
+    /// The client's IP address, when the channel has one.
+    let clientAddress: String?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         client = ClientConnection.of(source.channel)
+        clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
     var maxUploadSize: Int { 1 << 20 }

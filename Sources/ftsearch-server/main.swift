@@ -3,6 +3,7 @@ import FTSearchKit
 import FTSearchServeOptions
 import FTSearchServer
 import Logging
+import FTSearchSQLite
 
 #if canImport(Glibc)
     import Glibc
@@ -34,6 +35,8 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.apiKey = options.apiKey
         configuration.isReadOnly = options.readOnly
         configuration.corsOrigin = options.corsOrigin
+        configuration.allowedHosts = options.allowedHosts
+        configuration.maximumFieldSize = options.maximumFieldSize
         configuration.logsRequests = !options.quiet
         configuration.ranksShortPrefixesAtStart = !options.noWarmUp
         configuration.bodyTimeout = .milliseconds(Int64(options.bodyTimeout * 1000))

@@ -146,7 +146,7 @@ public final class SearchIndex {
 
     /// Uses `limits` on this index's connections (its ranking helper's too) instead of the
     /// gigabyte every connection maps (see ``configure(_:)``) and SQLite's 2 MiB page cache.
-    func limitMemory(_ limits: ConnectionMemoryLimits) throws {
+    package func limitMemory(_ limits: ConnectionMemoryLimits) throws {
         memoryLimits = limits
         try limits.apply(to: database)
         if case .open(let helper) = rankingHelper {

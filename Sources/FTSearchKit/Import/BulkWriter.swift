@@ -152,7 +152,7 @@ final class BulkWriter {
         try upsert.bind(record.createdAt, at: index)
         try upsert.bind(record.updatedAt, at: index + 1)
         try upsert.bind(timestamp, at: index + 2)
-        try upsert.step()
+        try givingNoIDPastTheLargest(hasID: record.id != nil) { try upsert.step() }
         upsert.reset()
         if record.id == nil {
             try noteAssignedID()
@@ -163,8 +163,26 @@ final class BulkWriter {
         return outcome
     }
 
-    /// Notes the id SQLite gave the row just inserted without one: the highest id plus one, or,
-    /// once the largest 64-bit id is taken, a random unused one (https://sqlite.org/autoinc.html).
+    /// Runs `insert`; when it gives a record without an id one and every id up to the largest
+    /// has been given (ids are never given twice since migration 16, so SQLite answers
+    /// SQLITE_FULL), says so rather than that the disk is full.
+    private func givingNoIDPastTheLargest(hasID: Bool, _ insert: () throws -> Void) throws {
+        do {
+            try insert()
+        } catch let error as SQLiteError where !hasID && error.isDiskFull {
+            let given = try database.fetchInt(
+                sql: "SELECT seq FROM sqlite_sequence WHERE name = ?1", arguments: [kind.tableName])
+            guard given.map(Int64.init) == Int64.max else { throw error }
+            throw RecordStoreError.invalidRecord(
+                kind: kind, position: nil,
+                reason: "no id is left for a \(kind.singularNoun) without one: ids are never "
+                    + "given twice, and the largest, \(Int64.max), has been given; give the "
+                    + "record an id")
+        }
+    }
+
+    /// Notes the id SQLite gave the row just inserted without one: one more than the highest
+    /// ever given (https://sqlite.org/autoinc.html).
     /// The row is indexed under the id it got, listed when it is not above the old highest.
     private func noteAssignedID() throws {
         let id = database.lastInsertedRowID
@@ -180,7 +198,7 @@ final class BulkWriter {
     /// not yet (it is indexed at the finish) or by the triggers, which follow the move.
     private func moveAssignedRecord(awayFrom id: Int64) throws {
         guard let moveRecord else { return }
-        try moveRecord.copy.execute([id])
+        try givingNoIDPastTheLargest(hasID: false) { try moveRecord.copy.execute([id]) }
         try moveRecord.delete.execute([id])
         assignedIDs.remove(id)
         try noteAssignedID()

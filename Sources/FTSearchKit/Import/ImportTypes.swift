@@ -11,16 +11,37 @@ public struct ImportOptions: Sendable {
     /// whole. The record is checked (a person needs a name) after the fields are merged, so
     /// `{"id": 7, "age": 40}` updates person 7's age.
     public var keepsStoredFields: Bool
+    /// The largest field a record may hold, in UTF-8 bytes (a larger one makes the record
+    /// invalid); `nil` for no limit.
+    public var maximumFieldSize: Int?
 
     /// Creates options; the defaults are those of `ftsearch import`.
     public init(
         kind: Kind? = nil, replace: Bool = false, skipInvalid: Bool = false,
-        keepsStoredFields: Bool = false
+        keepsStoredFields: Bool = false, maximumFieldSize: Int? = nil
     ) {
         self.kind = kind
         self.replace = replace
         self.skipInvalid = skipInvalid
         self.keepsStoredFields = keepsStoredFields
+        self.maximumFieldSize = maximumFieldSize
+    }
+
+    /// Why `fields` cannot be stored under a limit of `maximumSize` bytes a field (`field
+    /// 'notes' is 70000 bytes, more than 65536`); `nil` when every field fits.
+    public static func oversizedField(in fields: [JSONMember], maximumSize: Int) -> String? {
+        for field in fields {
+            let size =
+                switch field.value {
+                case .string(let text), .number(let text): text.utf8.count
+                case .null, .bool: 0
+                case .array, .object: field.value.jsonText.utf8.count
+                }
+            if size > maximumSize {
+                return "field '\(field.key)' is \(size) bytes, more than \(maximumSize)"
+            }
+        }
+        return nil
     }
 }
 

@@ -179,6 +179,15 @@ final class RecordReadAhead: Sendable {
                         totalBytes: totalBytes)
                     guard batch.add(.progress(progress)) else { return }
                 }
+                if let maximum = options.maximumFieldSize,
+                    let reason = ImportOptions.oversizedField(
+                        in: found.fields, maximumSize: maximum)
+                {
+                    let problem = RecordProblem(path: source.path, line: found.line, reason: reason)
+                    guard batch.add(.problem(problem, isRecoverable: true)), options.skipInvalid
+                    else { return }
+                    continue
+                }
                 let problem: RecordProblem
                 switch Self.kind(of: found, in: source.path, options: options, fileKind: &fileKind)
                 {

@@ -595,6 +595,8 @@ enum Schema {
                     END;
                     """)
         }
+        migrator.registerMigration(
+            "Never give a deleted record's id to a new one", neverReuseIDs)
         migrator.newDatabaseSetup = createNewDatabase
         return migrator
     }()

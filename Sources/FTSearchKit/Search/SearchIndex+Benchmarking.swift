@@ -1,3 +1,4 @@
+import FTSearchSQLite
 extension SearchIndex {
     /// Runs `request` with the reference plan (count every match, rank every match with
     /// `bm25()` and a subquery per ranking signal), the baseline that `scripts/bench` and

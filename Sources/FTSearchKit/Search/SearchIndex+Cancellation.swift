@@ -1,4 +1,5 @@
 import Synchronization
+import FTSearchSQLite
 
 /// A flag that stops a search in progress: raised from any thread, it makes the search throw
 /// `CancellationError` within a few microseconds of SQLite work.

@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 extension SearchIndex {
     /// The words of `text`, folded as a search folds the words of a query and of a record
     /// (case, accents, and letters such as ß, ø and ł), in order.

@@ -17,8 +17,15 @@ struct MeilisearchHits {
         return kind.searchableFields.filter { fields?.contains($0) ?? true }
     }
 
-    var hits: [JSONValue] {
-        results.hits.indices.map { hit(results.hits[$0], band: bands?[$0] ?? 0...1) }
+    /// The hits, each charged to `budget` as it is made.
+    func hits(charging budget: AnswerBudget) throws(APIError) -> [JSONValue] {
+        var hits: [JSONValue] = []
+        for (position, found) in results.hits.enumerated() {
+            let value = hit(found, band: bands?[position] ?? 0...1)
+            try budget.charge(value)
+            hits.append(value)
+        }
+        return hits
     }
 
     private func hit(_ hit: SearchHit, band: ClosedRange<Double>) -> JSONValue {

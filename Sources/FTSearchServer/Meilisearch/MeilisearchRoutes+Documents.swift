@@ -1,6 +1,7 @@
 import FTSearchKit
 import Hummingbird
 import Synchronization
+import Logging
 
 /// The documents of an index: read them (`GET .../documents/{id}`, `GET .../documents`,
 /// `POST .../documents/fetch`), and write them as tasks (`POST` adds or replaces, `PUT` adds
@@ -171,23 +172,49 @@ extension MeilisearchRoutes {
     private func documents(
         of kind: Kind, offset: Int, limit: Int, fields: [String]?, ids: [Int64]? = nil
     ) async throws -> JSONValue {
-        let (records, total) = try await pool.read { index in
+        let budget = answerBudget()
+        let (documents, total) = try await pool.read { index in
             if let ids {
                 let found = try Set(ids).sorted().compactMap {
                     try Self.record(of: kind, id: $0, in: index)
                 }
-                return (Array(found.dropFirst(offset).prefix(limit)), found.count)
+                var documents: [JSONValue] = []
+                for record in found.dropFirst(offset).prefix(limit) {
+                    let document = JSONValue.object(Self.document(record, fields: fields))
+                    try budget.charge(document)
+                    documents.append(document)
+                }
+                return (documents, found.count)
             }
-            let records = try Self.records(of: kind, in: index, after: nil, limit: offset + limit)
+            // A page at a time, each document charged to the budget as it is made.
+            var documents: [JSONValue] = []
+            var skipped = 0
+            var last: Int64?
+            while documents.count < limit {
+                let page = try Self.records(
+                    of: kind, in: index, after: last,
+                    limit: skipped < offset ? 500 : min(limit - documents.count, 500))
+                for record in page where documents.count < limit {
+                    last = record.id
+                    if skipped < offset {
+                        skipped += 1
+                        continue
+                    }
+                    let document = JSONValue.object(Self.document(record, fields: fields))
+                    try budget.charge(document)
+                    documents.append(document)
+                }
+                if page.isEmpty { break }
+            }
             let total =
                 switch kind {
                 case .people: try index.count(Person.self)
                 case .animals: try index.count(Animal.self)
                 }
-            return (Array(records.dropFirst(offset)), total)
+            return (documents, total)
         }
         return JSONResponse.object([
-            "results": .array(records.map { .object(Self.document($0, fields: fields)) }),
+            "results": .array(documents),
             "offset": .integer(offset),
             "limit": .integer(limit),
             "total": .integer(total),
@@ -254,12 +281,12 @@ extension MeilisearchRoutes {
         let outcome: Result<Int, any Error>
         do {
             outcome = .success(
-                try await bodies.streaming(
+                try await bodies.spooled(
                     request.body, limit: configuration.maximumImportSize, to: pool
-                ) { index, pipe in
+                ) { index, body in
                     let source: any ByteSource =
-                        csvDelimiter.map { CSVDelimiterTranscoder(base: pipe, delimiter: $0) }
-                        ?? pipe
+                        csvDelimiter.map { CSVDelimiterTranscoder(base: body, delimiter: $0) }
+                        ?? body
                     let (_, reader) = try InputFormat.makeReader(for: source, format: format)
                     let existing =
                         skipsCreation
@@ -270,7 +297,9 @@ extension MeilisearchRoutes {
                         base: reader, kind: kind, problem: problem, existing: existing)
                     try index.importRecords(
                         from: [ImportSource(path: "body", reader: documents)],
-                        options: ImportOptions(kind: kind, keepsStoredFields: updating))
+                        options: ImportOptions(
+                            kind: kind, keepsStoredFields: updating,
+                            maximumFieldSize: configuration.maximumFieldSize))
                     return problem.count
                 })
         } catch let error as ImportError {
@@ -290,7 +319,7 @@ extension MeilisearchRoutes {
             case .failure(let error): problem.failure ?? Self.documentError(error)
             }
         let received = problem.count
-        return try finish(
+        return finish(
             kind: kind, type: "documentAdditionOrUpdate", enqueuedAt: enqueuedAt, error: error,
             customMetadata: parameters["customMetadata"],
             details: [
@@ -326,7 +355,7 @@ extension MeilisearchRoutes {
         if let ids {
             details = ["providedIds": .integer(ids.count), "deletedDocuments": .integer(deleted)]
         }
-        return try finish(
+        return finish(
             kind: kind, type: "documentDeletion", enqueuedAt: enqueuedAt, error: nil,
             customMetadata: customMetadata, details: details)
     }
@@ -335,14 +364,25 @@ extension MeilisearchRoutes {
     private func finish(
         kind: Kind, type: String, enqueuedAt: Timestamp, error: MeilisearchError?,
         customMetadata: String?, details: KeyValuePairs<String, JSONValue>
-    ) throws -> Response {
+    ) -> Response {
         var task = MeilisearchTaskStore.Task(
             uid: 0, indexUid: kind.rawValue, type: type,
             status: error == nil ? "succeeded" : "failed",
             details: details.map { JSONMember(key: $0.key, value: $0.value) },
             error: error?.jsonObject ?? .null, enqueuedAt: enqueuedAt, startedAt: enqueuedAt,
             finishedAt: Timestamp.now(), customMetadata: customMetadata)
-        try tasks.record(&task)
+        return accepted(&task)
+    }
+
+    /// Keeps the finished task (a task file that cannot be written is logged: the change was
+    /// made, and the task is kept until the server stops) and answers 202 with its receipt.
+    func accepted(_ task: inout MeilisearchTaskStore.Task) -> Response {
+        if let failure = tasks.record(&task) {
+            let message =
+                "task \(task.uid) (\(task.status)) could not be written to \(tasks.path): "
+                + "\(failure); it is kept until the server stops"
+            logger.warning("\(message)")
+        }
         return JSONResponse.make(task.receipt, status: .accepted)
     }
 }

@@ -46,9 +46,9 @@ extension MeilisearchRoutes {
     /// `queriesPosition`, `weightedRankingScore`). A query gives no page of its own (400
     /// `invalid_multi_search_query_pagination`): the federation's `offset` and `limit` page the
     /// list, whose `estimatedTotalHits` counts the hits of every query.
-    func federatedSearch(_ queries: [JSONValue], _ federation: MeilisearchFederation)
-        async throws -> JSONValue
-    {
+    func federatedSearch(
+        _ queries: [JSONValue], _ federation: MeilisearchFederation, budget: AnswerBudget
+    ) async throws -> JSONValue {
         let start = ContinuousClock.now
         let (end, overflow) = federation.offset.addingReportingOverflow(federation.limit)
         var merged: [(score: Double, position: Int, hit: [JSONMember])] = []
@@ -73,7 +73,8 @@ extension MeilisearchRoutes {
                 }
                 var query = try MeilisearchSearchQuery(
                     members: members, allowsIndexUid: true,
-                    maximumLimit: configuration.maximumLimit)
+                    maximumLimit: configuration.maximumLimit,
+                    maximumTagSize: configuration.maximumTagSize)
                 guard let uid = query.indexUid else {
                     throw MeilisearchError.invalid(
                         "missing_index_uid", "Missing field `indexUid` at `.queries[\(position)]`.")
@@ -84,7 +85,7 @@ extension MeilisearchRoutes {
                 query.limit = min(overflow ? Int.max : end, configuration.maximumLimit)
                 guard
                     case .object(let answer) = try await search(
-                        query, in: try Self.kind(named: uid)),
+                        query, in: try Self.kind(named: uid), budget: budget),
                     case .array(let hits)? = answer.first(where: { $0.key == "hits" })?.value
                 else { preconditionFailure("a search answers an object with hits") }
                 if case .number(let count)? = answer.first(where: {

@@ -14,9 +14,12 @@ extension MeilisearchRoutes {
             let kind = try Self.kind(context)
             let members = try await bodies.jsonObject(request)
             let query = try MeilisearchSearchQuery(
-                members: members, maximumLimit: configuration.maximumLimit)
+                members: members, maximumLimit: configuration.maximumLimit,
+                maximumTagSize: configuration.maximumTagSize)
             return JSONResponse.make(
-                try await context.cancellingWhenClientLeaves { try await search(query, in: kind) })
+                try await context.cancellingWhenClientLeaves {
+                    try await search(query, in: kind, budget: answerBudget())
+                })
         }
         on("/indexes/:uid/search", .get) { request, context in
             let kind = try Self.kind(context)
@@ -25,9 +28,12 @@ extension MeilisearchRoutes {
                 request, allowing: Set(names), maximumSize: configuration.maximumQuerySize)
             let query = try MeilisearchSearchQuery(
                 parameters: names.compactMap { name in parameters[name].map { (name, $0) } },
-                maximumLimit: configuration.maximumLimit)
+                maximumLimit: configuration.maximumLimit,
+                maximumTagSize: configuration.maximumTagSize)
             return JSONResponse.make(
-                try await context.cancellingWhenClientLeaves { try await search(query, in: kind) })
+                try await context.cancellingWhenClientLeaves {
+                    try await search(query, in: kind, budget: answerBudget())
+                })
         }
         on("/multi-search", .post) { request, context in
             try await context.cancellingWhenClientLeaves { try await multiSearch(request) }
@@ -63,8 +69,15 @@ extension MeilisearchRoutes {
             throw MeilisearchError.invalid(
                 "missing_multi_search_queries", "Missing field `queries`.")
         }
+        guard queries.count <= configuration.maximumQueriesPerRequest else {
+            throw MeilisearchError.invalid(
+                "invalid_multi_search_queries",
+                "`.queries` holds \(queries.count) queries: ftsearch answers at most "
+                    + "\(configuration.maximumQueriesPerRequest) in one request.")
+        }
+        let budget = answerBudget()
         if let federation {
-            return JSONResponse.make(try await federatedSearch(queries, federation))
+            return JSONResponse.make(try await federatedSearch(queries, federation, budget: budget))
         }
         var results: [JSONValue] = []
         for (position, element) in queries.enumerated() {
@@ -76,14 +89,15 @@ extension MeilisearchRoutes {
                 }
                 let query = try MeilisearchSearchQuery(
                     members: members, allowsIndexUid: true,
-                    maximumLimit: configuration.maximumLimit)
+                    maximumLimit: configuration.maximumLimit,
+                    maximumTagSize: configuration.maximumTagSize)
                 guard let uid = query.indexUid else {
                     throw MeilisearchError.invalid(
                         "missing_index_uid", "Missing field `indexUid` at `.queries[\(position)]`.")
                 }
                 guard
                     case .object(let answer) = try await search(
-                        query, in: try Self.kind(named: uid))
+                        query, in: try Self.kind(named: uid), budget: budget)
                 else { preconditionFailure("a search answers an object") }
                 results.append(.object([JSONMember(key: "indexUid", value: .string(uid))] + answer))
             } catch {
@@ -95,9 +109,16 @@ extension MeilisearchRoutes {
         return JSONResponse.make(.object([JSONMember(key: "results", value: .array(results))]))
     }
 
-    /// One search, answered as Meilisearch answers it, plus `didYouMean` when ftsearch has a
+    /// The budget of one request's answer.
+    func answerBudget() -> AnswerBudget {
+        AnswerBudget(bytes: configuration.maximumAnswerSize)
+    }
+
+    /// One search, its hits charged to `budget`, answered as Meilisearch answers it, plus `didYouMean` when ftsearch has a
     /// correction for a prefix search that found nothing.
-    func search(_ query: MeilisearchSearchQuery, in kind: Kind) async throws -> JSONValue {
+    func search(_ query: MeilisearchSearchQuery, in kind: Kind, budget: AnswerBudget)
+        async throws -> JSONValue
+    {
         let start = ContinuousClock.now
         let hitsPerPage = query.hitsPerPage ?? 20
         // Page 0 is an empty page, as in Meilisearch.
@@ -122,10 +143,10 @@ extension MeilisearchRoutes {
         ).search()
         let results = page.results
         let hits = try await pool.read { index in
-            MeilisearchHits(
+            try MeilisearchHits(
                 query: query, kind: kind, results: results, bands: page.bands,
                 highlighter: try index.highlighter(for: results)
-            ).hits
+            ).hits(charging: budget)
         }
         let elapsed = start.duration(to: .now).components
         let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000

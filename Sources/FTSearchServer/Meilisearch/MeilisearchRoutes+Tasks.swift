@@ -104,8 +104,7 @@ extension MeilisearchRoutes {
             uid: 0, indexUid: nil, type: type, status: "succeeded",
             details: details.map { JSONMember(key: $0.key, value: $0.value) }, error: .null,
             enqueuedAt: enqueuedAt, startedAt: enqueuedAt, finishedAt: Timestamp.now())
-        try tasks.record(&task)
-        return JSONResponse.make(task.receipt, status: .accepted)
+        return accepted(&task)
     }
 
     private static func taskParameter(_ parameters: QueryParameters, _ name: String, default: Int)

@@ -20,9 +20,14 @@ struct MeilisearchRoutes: Sendable {
     let bodies: RequestBodies
     let tasks: MeilisearchTaskStore
     let logger: Logger
+    let file: DatabaseFile
 
-    init(pool: SearchIndexPool, configuration: ServerConfiguration, logger: Logger) {
+    init(
+        pool: SearchIndexPool, file: DatabaseFile, configuration: ServerConfiguration,
+        logger: Logger
+    ) {
         self.pool = pool
+        self.file = file
         self.logger = logger
         self.configuration = configuration
         bodies = RequestBodies(
@@ -51,6 +56,8 @@ struct MeilisearchRoutes: Sendable {
         if let key = configuration.apiKey {
             group.add(middleware: MeilisearchKeyMiddleware(key: key))
         }
+        group.add(middleware: BrowserGuardMiddleware(configuration: configuration))
+        group.add(middleware: DatabaseFileMiddleware(file: file))
         var methods: [String: [HTTPRequest.Method]] = [:]
         func on(
             _ path: String, _ method: HTTPRequest.Method,
@@ -58,6 +65,9 @@ struct MeilisearchRoutes: Sendable {
         ) {
             methods[path, default: []].append(method)
             group.on(RouterPath(path), method: method, use: handler)
+            if method == .get {
+                group.on(RouterPath(path), method: .head, use: HeadRequests.handler(for: handler))
+            }
         }
         on("/version", .get) { request, _ in
             _ = try parameters(of: request, allowing: [])
@@ -340,8 +350,7 @@ struct MeilisearchRoutes: Sendable {
             details: details.map { JSONMember(key: $0.key, value: $0.value) },
             error: error?.jsonObject ?? .null, enqueuedAt: now, startedAt: now,
             finishedAt: Timestamp.now())
-        try tasks.record(&task)
-        return JSONResponse.make(task.receipt, status: .accepted)
+        return accepted(&task)
     }
 
     /// The query string's parameters, only `names` allowed: another is a 400 `bad_request`,

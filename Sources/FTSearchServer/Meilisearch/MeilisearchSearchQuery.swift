@@ -55,10 +55,13 @@ struct MeilisearchSearchQuery: Sendable {
         "media", "facetName", "facetQuery", "federationOptions",
     ]
 
-    /// Reads a JSON object's members; `allowsIndexUid` for a multi-search query.
-    init(members: [JSONMember], allowsIndexUid: Bool = false, maximumLimit: Int)
-        throws(MeilisearchError)
-    {
+    /// Reads a JSON object's members; `allowsIndexUid` for a multi-search query. Highlight
+    /// tags and the crop marker may take at most `maximumTagSize` bytes each: every match
+    /// repeats them.
+    init(
+        members: [JSONMember], allowsIndexUid: Bool = false, maximumLimit: Int,
+        maximumTagSize: Int
+    ) throws(MeilisearchError) {
         var seen = Set<String>()
         for member in members {
             let name = member.key
@@ -86,15 +89,15 @@ struct MeilisearchSearchQuery: Sendable {
             case "attributesToHighlight":
                 attributesToHighlight = try Self.strings(value, code: code(), name: name) ?? []
             case "highlightPreTag":
-                highlightPreTag = try Self.string(value, code: code(), name: name)
+                highlightPreTag = try Self.tag(value, code: code(), name: name, maximumTagSize)
             case "highlightPostTag":
-                highlightPostTag = try Self.string(value, code: code(), name: name)
+                highlightPostTag = try Self.tag(value, code: code(), name: name, maximumTagSize)
             case "attributesToCrop":
                 attributesToCrop = try Self.strings(value, code: code(), name: name) ?? []
             case "cropLength":
                 cropLength = try Self.integer(value, code: code(), name: name, in: 0...1000)
             case "cropMarker":
-                cropMarker = try Self.string(value, code: code(), name: name)
+                cropMarker = try Self.tag(value, code: code(), name: name, maximumTagSize)
             case "showMatchesPosition":
                 showMatchesPosition = try Self.bool(value, code: code(), name: name)
             case "showRankingScore":
@@ -142,7 +145,9 @@ struct MeilisearchSearchQuery: Sendable {
 
     /// Reads `GET /indexes/{uid}/search`'s query string: lists comma-separated, numbers and
     /// booleans as text.
-    init(parameters: [(String, String)], maximumLimit: Int) throws(MeilisearchError) {
+    init(parameters: [(String, String)], maximumLimit: Int, maximumTagSize: Int)
+        throws(MeilisearchError)
+    {
         let lists: Set<String> = [
             "attributesToRetrieve", "attributesToHighlight", "attributesToCrop",
             "attributesToSearchOn", "facets", "sort", "locales",
@@ -163,7 +168,8 @@ struct MeilisearchSearchQuery: Sendable {
             }
             return JSONMember(key: name, value: value)
         }
-        try self.init(members: members, maximumLimit: maximumLimit)
+        try self.init(
+            members: members, maximumLimit: maximumLimit, maximumTagSize: maximumTagSize)
     }
 
     // MARK: Values
@@ -204,6 +210,20 @@ struct MeilisearchSearchQuery: Sendable {
     {
         guard case .string(let text) = value else {
             throw .invalid(code, "Invalid value type at `.\(name)`: expected a string.")
+        }
+        return text
+    }
+
+    /// A string of at most `maximumSize` UTF-8 bytes.
+    static func tag(_ value: JSONValue, code: String, name: String, _ maximumSize: Int)
+        throws(MeilisearchError) -> String
+    {
+        let text = try string(value, code: code, name: name)
+        guard text.utf8.count <= maximumSize else {
+            throw .invalid(
+                code,
+                "Invalid value at `.\(name)`: \(text.utf8.count) bytes; ftsearch takes at most "
+                    + "\(maximumSize).")
         }
         return text
     }

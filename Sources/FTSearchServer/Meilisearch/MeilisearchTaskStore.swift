@@ -1,5 +1,6 @@
 import FTSearchKit
 import Synchronization
+import HTTPTypes
 
 #if canImport(Glibc)
     import Glibc
@@ -126,20 +127,23 @@ final class MeilisearchTaskStore: Sendable {
         }
     }
 
-    /// Gives `task` the next uid, appends it to the file and keeps it.
+    /// Gives `task` the next uid, keeps it, and appends it to the file.
     ///
-    /// - Throws: 500 when the file cannot be written (the change itself is made).
-    func record(_ task: inout Task) throws(MeilisearchError) {
-        try state.withLock { state throws(MeilisearchError) in
+    /// - Returns: Why the file could not keep it (the task is kept until the server stops, and
+    ///   its change was made: the answer tells the change's real outcome), or nil.
+    func record(_ task: inout Task) -> String? {
+        state.withLock { state in
             task.uid = state.nextUid
             let object = task.jsonObject
+            state.keep(Entry(object: object))
             let line = Array((object.jsonText + "\n").utf8)
             let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw Self.unwritable(path) }
+            guard descriptor >= 0 else { return Self.failure(errno) }
             defer { close(descriptor) }
             let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written == line.count, fsync(descriptor) == 0 else { throw Self.unwritable(path) }
-            state.keep(Entry(object: object))
+            guard written == line.count else { return Self.failure(written < 0 ? errno : ENOSPC) }
+            guard fsync(descriptor) == 0 else { return Self.failure(errno) }
+            return nil
         }
     }
 
@@ -192,24 +196,30 @@ final class MeilisearchTaskStore: Sendable {
             let text = kept.map { $0.object.jsonText + "\n" }.joined()
             let temporary = path + ".new"
             let descriptor = open(temporary, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw Self.unwritable(path) }
+            guard descriptor >= 0 else { throw Self.unrewritable(path, errno) }
             let bytes = Array(text.utf8)
             let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             let synced = fsync(descriptor) == 0
             close(descriptor)
             guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+                let code = errno
                 unlink(temporary)
-                throw Self.unwritable(path)
+                throw Self.unrewritable(path, code)
             }
             state.tasks = kept
             return (matched, matched)
         }
     }
 
-    private static func unwritable(_ path: String) -> MeilisearchError {
+    private static func unrewritable(_ path: String, _ code: Int32) -> MeilisearchError {
         MeilisearchError(
             .internalServerError, code: "io_error",
-            "the change was made, but its task could not be written to \(path)", type: .system)
+            "the task file \(path) could not be rewritten (\(failure(code))): no task was deleted",
+            type: .system)
+    }
+
+    private static func failure(_ code: Int32) -> String {
+        String(cString: strerror(code))
     }
 
     /// The file's text; empty when it does not exist.

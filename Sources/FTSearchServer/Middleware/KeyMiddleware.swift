@@ -37,14 +37,17 @@ struct KeyMiddleware: RouterMiddleware {
         case right
     }
 
-    /// Checks the request's bearer key against `key`, in constant time.
+    /// Checks the request's bearer key against `key`, in constant time. The scheme's name is
+    /// case-insensitive (`bearer KEY` too), as RFC 9110 has every scheme's.
     static func bearerKey(of request: Request, is key: String) -> BearerKey {
         guard let authorization = request.headers[.authorization] else { return .missing }
-        let prefix = "Bearer "
-        return authorization.hasPrefix(prefix)
-            && constantTimeEquals(
-                Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(key.utf8))
-            ? .right : .wrong
+        let parts = authorization.utf8.split(
+            separator: UInt8(ascii: " "), maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2,
+            String(decoding: parts[0], as: UTF8.self).lowercased() == "bearer"
+        else { return .wrong }
+        let credentials = parts[1].drop { $0 == UInt8(ascii: " ") }
+        return constantTimeEquals(Array(credentials), Array(key.utf8)) ? .right : .wrong
     }
 
     /// Compares without stopping at the first difference, so timing does not tell how much of

@@ -41,6 +41,7 @@ extension Routes {
     private func insert(_ request: Request, kind: Kind) async throws -> Response {
         _ = try QueryParameters(request, allowing: [], maximumSize: configuration.maximumQuerySize)
         let fields = try await bodies.jsonObject(request)
+        try checkFieldSizes(fields)
         let record = try Self.validated(kind: kind, fields: fields)
         let stored = try await pool.write { index in try Self.insert(record, into: index) }
         var response = JSONResponse.make(stored.jsonObject, status: .created)
@@ -52,6 +53,7 @@ extension Routes {
     private func update(_ request: Request, kind: Kind, id: Int64) async throws -> Response {
         _ = try QueryParameters(request, allowing: [], maximumSize: configuration.maximumQuerySize)
         let changes = try await bodies.jsonObject(request)
+        try checkFieldSizes(changes)
         for change in changes where ["id", "created_at", "updated_at"].contains(change.key) {
             throw APIError(
                 .unprocessableContent, code: "invalid_record", "\(change.key) cannot be changed")
@@ -66,6 +68,15 @@ extension Routes {
         _ = try QueryParameters(request, allowing: [], maximumSize: configuration.maximumQuerySize)
         try await pool.write { index in _ = try index.delete(kind.modelType, ids: [id]) }
         return JSONResponse.make(JSONResponse.object(["deleted": .integer(1)]))
+    }
+
+    /// 422 for a field larger than the configuration allows, as an import finds it.
+    private func checkFieldSizes(_ fields: [JSONMember]) throws(APIError) {
+        if let reason = ImportOptions.oversizedField(
+            in: fields, maximumSize: configuration.maximumFieldSize)
+        {
+            throw APIError(.unprocessableContent, code: "invalid_record", reason)
+        }
     }
 
     // MARK: Generic over the model

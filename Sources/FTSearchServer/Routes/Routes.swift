@@ -1,15 +1,25 @@
 import FTSearchKit
 import Hummingbird
 
-/// What every route works with: the database pool, the configuration and the body reader.
+/// What every route works with: the database pool, the exports' lane, the configuration and
+/// the body reader.
 /// Each file in this folder adds one group of routes to the router.
 struct Routes: Sendable {
     let pool: SearchIndexPool
     let configuration: ServerConfiguration
     let bodies: RequestBodies
+    /// Where exports run.
+    let exports: ExportLane
+    /// Whether the file served is still the one at its path.
+    let file: DatabaseFile
 
-    init(pool: SearchIndexPool, configuration: ServerConfiguration) {
+    init(
+        pool: SearchIndexPool, exports: ExportLane, file: DatabaseFile,
+        configuration: ServerConfiguration
+    ) {
         self.pool = pool
+        self.exports = exports
+        self.file = file
         self.configuration = configuration
         bodies = RequestBodies(
             maximumBodySize: configuration.maximumBodySize, timeout: configuration.bodyTimeout)
@@ -39,7 +49,7 @@ struct Routes: Sendable {
     }
 }
 
-/// The router, remembering which methods each path takes.
+/// The router, remembering which methods each path takes; each GET route answers HEAD too.
 struct RouteTable {
     let router: Router<ServerContext>
     let record: (String, HTTPRequest.Method) -> Void
@@ -58,5 +68,9 @@ struct RouteTable {
     ) {
         record(path, method)
         router.on(RouterPath(path), method: method, use: handler)
+        if method == .get {
+            record(path, .head)
+            router.on(RouterPath(path), method: .head, use: HeadRequests.handler(for: handler))
+        }
     }
 }

@@ -52,9 +52,16 @@ extension Routes {
             }
         }
         let found = results
-        let matches = try await pool.read { index in
+        let budget = AnswerBudget(bytes: configuration.maximumAnswerSize)
+        let hits = try await pool.read { index in
             let highlighter = try index.highlighter(for: found)
-            return found.hits.map { Self.matchedRanges(of: $0.record, by: highlighter) }
+            return try found.hits.map { hit in
+                let matches = Self.matchedRanges(of: hit.record, by: highlighter)
+                let value = JSONValue.object(
+                    hit.jsonMembers + [JSONMember(key: "matches", value: matches)])
+                try budget.charge(value)
+                return value
+            }
         }
         var members: [JSONMember] = [
             JSONMember(key: "query", value: .string(results.query)),
@@ -66,12 +73,7 @@ extension Routes {
         members += [
             JSONMember(key: "limit", value: .integer(limit)),
             JSONMember(key: "offset", value: .integer(searchRequest.offset)),
-            JSONMember(
-                key: "results",
-                value: .array(
-                    zip(results.hits, matches).map { hit, matches in
-                        .object(hit.jsonMembers + [JSONMember(key: "matches", value: matches)])
-                    })),
+            JSONMember(key: "results", value: .array(hits)),
         ]
         return JSONResponse.make(.object(members))
     }

@@ -5,11 +5,14 @@ import Hummingbird
 extension Routes {
     func addTransferRoutes(to routes: RouteTable) {
         routes.on("/api/import", .post) { request, _ in try await importRecords(request) }
-        routes.on("/api/export", .get) { request, _ in try await export(request) }
+        routes.on("/api/export", .get) { request, context in
+            try await export(request, client: context.clientAddress)
+        }
     }
 
-    /// The body (JSON, NDJSON, CSV or TSV: `?format=`, else the content type, else sniffed as
-    /// `ftsearch import` sniffs) goes to the importer as it arrives, in one transaction: an
+    /// The body (JSON, NDJSON, CSV or TSV: `?format=`, else the content type, else, for
+    /// `application/octet-stream`, sniffed as `ftsearch import` sniffs; a form's content type
+    /// never gets here, see ``BrowserGuardMiddleware``) goes to the importer as it arrives, in one transaction: an
     /// invalid record is a 422 naming its line, and nothing is imported. `?kind=`,
     /// `?replace=true` and `?skip_invalid=true` are `import`'s options.
     private func importRecords(_ request: Request) async throws -> Response {
@@ -22,20 +25,31 @@ extension Routes {
             }
             return kind
         }
+        let contentType = request.headers[.contentType]
+        let typed = Self.format(ofContentType: contentType)
+        guard typed != nil || RequestBodies.mediaType(contentType) == "application/octet-stream"
+        else {
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                "send the records as application/json, application/x-ndjson, text/csv, "
+                    + "text/tab-separated-values or application/octet-stream (then ?format= "
+                    + "or the first bytes tell the format)")
+        }
         let format =
             try parameters["format"].map { name throws(APIError) in
                 guard let format = InputFormat(rawValue: name) else {
                     throw .badRequest("format must be json, ndjson, csv or tsv, not '\(name)'")
                 }
                 return format
-            } ?? Self.format(ofContentType: request.headers[.contentType])
+            } ?? typed
         let options = ImportOptions(
             kind: kind, replace: try Self.flag(parameters, "replace"),
-            skipInvalid: try Self.flag(parameters, "skip_invalid"))
-        let (summary, skipped) = try await bodies.streaming(
+            skipInvalid: try Self.flag(parameters, "skip_invalid"),
+            maximumFieldSize: configuration.maximumFieldSize)
+        let (summary, skipped) = try await bodies.spooled(
             request.body, limit: configuration.maximumImportSize, to: pool
-        ) { index, pipe in
-            let (_, reader) = try InputFormat.makeReader(for: pipe, format: format)
+        ) { index, body in
+            let (_, reader) = try InputFormat.makeReader(for: body, format: format)
             var skipped: [RecordProblem] = []
             let summary = try index.importRecords(
                 from: [ImportSource(path: "body", reader: reader)], options: options,
@@ -82,16 +96,21 @@ extension Routes {
 
     /// `?kind=people|animals|all&format=json|ndjson|csv|tsv`: what `ftsearch export` writes,
     /// sent as it is written.
-    private func export(_ request: Request) async throws -> Response {
+    /// Exports run on their own connections (``ExportLane``), not the searches'.
+    private func export(_ request: Request, client: String?) async throws -> Response {
         let parameters = try QueryParameters(
             request, allowing: ["kind", "format"], maximumSize: configuration.maximumQuerySize)
         let kinds = try parameters.kinds("kind", default: .all)
         let format = try parameters.choice("format", default: InputFormat.json)
-        let pipe = ExportPipe()
-        let pool = self.pool
+        let lane = exports
+        let place = try lane.enter(client: client)
+        let pipe = ExportPipe(receiverTimeout: configuration.exportWriteTimeout)
         Task {
+            defer { lane.release(place) }
             do {
-                try await pool.read { index in _ = try index.export(kinds, as: format, to: pipe) }
+                try await lane.read { index in
+                    _ = try index.export(kinds, as: format, to: pipe)
+                }
                 pipe.finish()
             } catch {
                 pipe.finish(failure: error)
@@ -112,7 +131,9 @@ extension Routes {
             case .csv: "text/csv; charset=utf-8"
             case .tsv: "text/tab-separated-values; charset=utf-8"
             }
+        let holder = ExportPipeHolder(pipe)
         let body = ResponseBody { writer in
+            let pipe = holder.pipe
             do {
                 if let first { try await writer.write(first) }
                 while let chunk = try await pipe.next() { try await writer.write(chunk) }

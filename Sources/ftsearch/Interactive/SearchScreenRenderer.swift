@@ -1,3 +1,4 @@
+import FTSearchKit
 /// Lays a ``SearchScreen`` out on a ``ScreenGrid`` of the terminal's size:
 ///
 /// ```

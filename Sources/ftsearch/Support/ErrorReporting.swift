@@ -1,5 +1,6 @@
 import ArgumentParser
 import FTSearchKit
+import FTSearchSQLite
 
 /// The one place that turns library errors into a message and a sysexits(3) exit code.
 ///

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FTSearchKit
+import FTSearchSQLite
 
 /// Options every command accepts.
 struct GlobalOptions: ParsableArguments {

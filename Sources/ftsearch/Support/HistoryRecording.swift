@@ -1,4 +1,5 @@
 import FTSearchKit
+import FTSearchSQLite
 
 extension CommandContext {
     /// Whether `FTSEARCH_NO_HISTORY` (set, not empty, not `0`) turns history recording off.

@@ -1,6 +1,7 @@
 import Testing
 import FTSearchTestSupport
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// The shortcuts of a large import into an empty database: secondary indexes built at the end,
 /// ids above the highest one taken as new; and never a rollback journal, whose exclusive lock

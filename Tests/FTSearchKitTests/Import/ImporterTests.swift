@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import FTSearchTestSupport
 @testable import FTSearchKit
+import FTSearchSQLite
 
 @Suite struct ImporterTests {
     let directory: TemporaryDirectory

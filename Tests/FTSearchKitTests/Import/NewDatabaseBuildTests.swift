@@ -3,6 +3,7 @@ import FTSearchTestSupport
 import Testing
 
 @testable import FTSearchKit
+import FTSearchSQLite
 
 /// The first import into a database that does not exist yet builds it beside its path and
 /// moves it there whole (``NewDatabaseBuild``); every other import writes the file in place.

@@ -2,6 +2,7 @@ import Foundation
 import FTSearchTestSupport
 import Testing
 @testable import FTSearchKit
+import FTSearchSQLite
 
 @Suite struct RecordStoreTests {
     let directory: TemporaryDirectory

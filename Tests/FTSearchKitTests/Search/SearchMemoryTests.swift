@@ -2,6 +2,7 @@ import FTSearchTestSupport
 import Testing
 
 @_spi(Benchmarking) @testable import FTSearchKit
+import FTSearchSQLite
 
 /// What searches keep in memory (``SearchMemory``) is shared by the connections given it,
 /// kept on a database that cannot be written, and served only while the indexes are unchanged.

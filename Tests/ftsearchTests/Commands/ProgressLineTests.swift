@@ -2,6 +2,7 @@
 import Testing
 
 @testable import ftsearch
+import FoundationEssentials
 
 @Suite struct ProgressLineTests {
     /// A clock the test moves by hand.

@@ -5,6 +5,8 @@ import Testing
 
 @testable import FTSearchKit
 @testable import ftsearch
+import FTSearchSQLite
+import FTSearchTestSupport
 
 @Suite struct CommandLineEndToEndTests {
     let ftsearch: FTSearchRunner

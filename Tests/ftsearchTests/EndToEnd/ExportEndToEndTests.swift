@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FTSearchTestSupport
 
 /// `ftsearch export`, and the round trip through the binary: export, import into an empty
 /// database, export again gives the same bytes.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FTSearchTestSupport
 
 /// `ftsearch query --match`, `--fields`, `--weights`, folding and did-you-mean, through the
 /// binary on the fixtures.

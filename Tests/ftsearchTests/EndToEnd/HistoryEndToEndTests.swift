@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FTSearchTestSupport
 
 @Suite struct HistoryEndToEndTests {
     let ftsearch: FTSearchRunner

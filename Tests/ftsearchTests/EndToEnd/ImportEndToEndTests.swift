@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FTSearchTestSupport
 
 @Suite struct ImportEndToEndTests {
     let ftsearch: FTSearchRunner
@@ -12,17 +13,26 @@ import Testing
 
     /// Once the largest 64-bit id is taken, SQLite gives new rows random unused ids; they are
     /// indexed under those ids, so `check` stays clean and the new people are found.
-    @Test func peopleWithoutIDsAfterTheLargestIDAreIndexed() throws {
+    /// Ids are never given twice: once the largest has been given, a record without an id is
+    /// refused, saying why (not that the disk is full), and one with an id is stored.
+    @Test func peopleWithoutIDsAfterTheLargestIDAreRefused() throws {
         let largest = ftsearch.directory + "/largest.ndjson"
         let more = ftsearch.directory + "/more.ndjson"
+        let named = ftsearch.directory + "/named.ndjson"
         try #"{"id": 9223372036854775807, "first_name": "Maxine"}"#.write(
             toFile: largest, atomically: false, encoding: .utf8)
         try #"{"first_name": "Newton"}\#n{"first_name": "Newell"}"#.write(
             toFile: more, atomically: false, encoding: .utf8)
+        try #"{"id": 5, "first_name": "Newbie"}"#.write(
+            toFile: named, atomically: false, encoding: .utf8)
         try ftsearch.output(["import", largest])
-        try ftsearch.output(["import", more])
+        let refused = try ftsearch.run(["import", more])
+        #expect(refused.exitCode == 65)
+        #expect(refused.standardError.contains("the largest, 9223372036854775807, has been given"))
+        #expect(try ftsearch.resultNames(["new"]).isEmpty)
+        try ftsearch.output(["import", named])
         #expect(try ftsearch.run(["check"]).exitCode == 0)
-        #expect(try ftsearch.resultNames(["new"]).sorted() == ["Newell", "Newton"])
+        #expect(try ftsearch.resultNames(["new"]) == ["Newbie"])
     }
 
     @Test func importsEveryFormatAndReportsASummary() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ftsearch
+import FTSearchTestSupport
 
 /// `ftsearch interactive` driven in a real pseudo-terminal (tmux): keys in, screen out, then
 /// its standard output, exit code and the terminal's settings after it.

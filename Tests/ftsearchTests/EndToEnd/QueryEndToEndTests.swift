@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FTSearchTestSupport
 
 @Suite struct QueryEndToEndTests {
     let ftsearch: FTSearchRunner

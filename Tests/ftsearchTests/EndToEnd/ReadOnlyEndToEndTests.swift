@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FTSearchTestSupport
 
 /// Another user's database in a folder the user cannot write: `query`, `suggest`, `stats`,
 /// `history`, `check`, `show` and `export` work, the search is not logged (one warning), every command that writes

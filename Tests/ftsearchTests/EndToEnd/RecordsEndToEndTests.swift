@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FTSearchTestSupport
 
 /// `ftsearch add`, `update`, `delete` and `show`, through the binary.
 @Suite struct RecordsEndToEndTests {

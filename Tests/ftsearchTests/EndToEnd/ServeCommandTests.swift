@@ -1,4 +1,5 @@
 import Testing
+import FTSearchTestSupport
 
 /// `ftsearch serve` as the command line meets it; the server itself is tested from outside,
 /// over HTTP and in a browser, by Tests/ServerTests (pytest).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FTSearchTestSupport
 
 /// A full disk, made with a file-size limit (`ulimit -f`, RLIMIT_FSIZE): no mount rights are
 /// needed, and it works for root too.

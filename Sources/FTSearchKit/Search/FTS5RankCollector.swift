@@ -1,0 +1,495 @@
+import FTSearchSQLite
+
+/// Collects the best-ranked rows of one FTS5 query without ranking every match
+/// (https://sqlite.org/fts5.html#custom_auxiliary_functions).
+///
+/// The auxiliary function `ftsearch_rank(fts, ?)` is called with this collector bound as a
+/// pointer, on the ranking query of a ``MatchPlan``: its match phrases first (any of a token's
+/// match phrases matches that token), then its signal phrases. For each row where every token
+/// has a match-phrase hit, it counts the row, takes its ``RankTier`` from the hits (whole-word
+/// matches, typos, infix matches, accent matches) and an upper bound of its bm25 score from the match phrases'
+/// hits alone; only when that bound can reach the best `capacity` rows seen so far does it read
+/// the row's size (from the index's ``RowSizes`` byte, or its docsize table) and compute the
+/// exact score. The score is computed with the same expression,
+/// in the same order, as FTS5's own `bm25()` over the match query (fts5_aux.c), so it is the
+/// same double.
+///
+/// For a single match phrase the IDF is the same for every row, so it is applied at the end
+/// (see ``finish()``), which spares the extra pass over the doclist that `bm25()` makes for it.
+final class FTS5RankCollector {
+
+    /// The best (tier, value) of the matches that are not candidates (or no longer are): an
+    /// upper bound of their values, `.infinity` for rows left out by their tier alone. Nil
+    /// while every match is a candidate.
+    private(set) var bestLeftOut: (tier: Int, value: Double)?
+
+    let tokenCount: Int
+    /// The number of match phrases (the first phrases of the query).
+    let matchCount: Int
+    /// The bm25 weight of each column.
+    private let weights: UnsafeMutableBufferPointer<Double>
+    let capacity: Int
+    /// The rows where every token matched.
+    private(set) var total = 0
+    private(set) var candidates: [Candidate] = []
+    /// The IDF of each match phrase (all 1 for a single phrase until ``finish()``).
+    private let idf: UnsafeMutableBufferPointer<Double>
+    /// Per phrase: its token, and what a hit says (see ``MatchPlan/Phrase``).
+    private let phraseTokens: UnsafeMutableBufferPointer<Int>
+    private let phraseTypos: UnsafeMutableBufferPointer<Int>
+    private let phraseIsWhole: UnsafeMutableBufferPointer<Bool>
+    private let phraseStartsWord: UnsafeMutableBufferPointer<Bool>
+    private let phraseIsAccentExact: UnsafeMutableBufferPointer<Bool>
+    /// See ``onePhraseTiers(matchSignals:typos:)``.
+    private let onePhraseTiers: UnsafeMutableBufferPointer<Int>
+    private var averageSize = 0.0
+    private(set) var isStarted = false
+    /// The `capacity`-th best key of the rows seen so far, or a lower bound of it: a row below
+    /// it cannot be among the best. Nil until more than `capacity` rows were candidates.
+    private var threshold: Key? {
+        didSet { leastTier = threshold?.tier ?? .min }
+    }
+    /// The threshold's tier, `Int.min` while there is none: a row of a lower tier is left out
+    /// whatever its score (see ``endRowIfLeftOut(byTier:)``). Kept apart from the optional
+    /// for the per-row check of streamed rows.
+    private var leastTier = Int.min
+    /// When the candidates outgrow this count, ``raiseThreshold()`` selects the
+    /// `capacity`-th best of them and drops those below it; doubled when that frees little
+    /// (many rows tied with the page's last), so the work stays linear in the matches, and so
+    /// does the memory: a page far beyond the matches costs none. It starts at twice the
+    /// page's end plus 128, so that a threshold is found within the first few hundred rows
+    /// and most of a long doclist's rows are left out by their bound, their sizes never read
+    /// (with 4,096 more, a first page scored every one of its first four thousand matches).
+    private lazy var selectionLimit =
+        capacity > (Int.max - 128) / 2 ? Int.max : 2 * capacity + 128
+    // Per-row scratch space, as raw buffers: no exclusivity checks in the per-row loop.
+    private let frequencies: UnsafeMutableBufferPointer<Double>
+    private let hitCounts: UnsafeMutableBufferPointer<Int>
+    private let tokenMatched: UnsafeMutableBufferPointer<Bool>
+    private let tokenWhole: UnsafeMutableBufferPointer<Bool>
+    private let tokenStartsWord: UnsafeMutableBufferPointer<Bool>
+    private let tokenTypos: UnsafeMutableBufferPointer<Int>
+    private let tokenAccentExact: UnsafeMutableBufferPointer<Bool>
+    private var failure: Int32 = SQLiteResultCode.ok.rawValue
+
+    /// Where row sizes are read from directly: the connection and the docsize table.
+    private var sizeBlob: BlobReader?
+    /// The index's one-byte row sizes (see ``RowSizes``), read before the docsize table.
+    private let rowSizeReader: RowBlockReader?
+    /// The values of a one-word search's rows worked out so far.
+    private let onePhraseValues = OnePhraseValues()
+
+    /// What it was made with, for ``emptyCopy()``.
+    private let arguments:
+        (plan: MatchPlan, database: Database?, sizeTable: String?, rowSizes: RowSizes?)
+
+    /// The plan whose matches it ranks.
+    var plan: MatchPlan { arguments.plan }
+
+    init(
+        plan: MatchPlan, capacity: Int, database: Database? = nil, sizeTable: String? = nil,
+        rowSizes: RowSizes? = nil
+    ) {
+        arguments = (plan, database, sizeTable, rowSizes)
+        if let database, let sizeTable {
+            sizeBlob = BlobReader(database: database, table: sizeTable, column: "sz")
+        }
+        rowSizeReader = database.flatMap { database in
+            rowSizes.map { RowBlockReader(database: database, blocks: $0.blocks) }
+        }
+        precondition(plan.tokenCount > 0 && plan.matchPhraseCount > 0 && capacity > 0)
+        tokenCount = plan.tokenCount
+        matchCount = plan.matchPhraseCount
+        weights = Self.buffer(plan.weights)
+        self.capacity = capacity
+        phraseTokens = Self.buffer(plan.phrases.map(\.token))
+        phraseTypos = Self.buffer(plan.phrases.map(\.typos))
+        phraseIsWhole = Self.buffer(plan.phrases.map(\.isWhole))
+        phraseStartsWord = Self.buffer(plan.phrases.map(\.startsWord))
+        phraseIsAccentExact = Self.buffer(plan.phrases.map(\.isAccentExact))
+        onePhraseTiers = Self.onePhraseTiers(
+            matchSignals: Self.signals(of: plan.phrases[0]), typos: plan.phrases[0].typos)
+        idf = Self.buffer(Array(repeating: 1.0, count: matchCount))
+        frequencies = .allocate(capacity: matchCount)
+        hitCounts = .allocate(capacity: matchCount)
+        tokenMatched = .allocate(capacity: tokenCount)
+        tokenWhole = .allocate(capacity: tokenCount)
+        tokenStartsWord = .allocate(capacity: tokenCount)
+        tokenTypos = .allocate(capacity: tokenCount)
+        tokenAccentExact = .allocate(capacity: tokenCount)
+    }
+
+    /// A collector made as this one was, that has collected nothing: for a ranking that must
+    /// start over.
+    func emptyCopy() -> FTS5RankCollector {
+        FTS5RankCollector(
+            plan: arguments.plan, capacity: capacity, database: arguments.database,
+            sizeTable: arguments.sizeTable, rowSizes: arguments.rowSizes)
+    }
+
+    deinit {
+        closeSizeReader()
+        for buffer in [weights, idf] { buffer.deallocate() }
+        for buffer in [phraseTokens, phraseTypos] { buffer.deallocate() }
+        for buffer in [phraseIsWhole, phraseStartsWord, phraseIsAccentExact] { buffer.deallocate() }
+        onePhraseTiers.deallocate()
+        frequencies.deallocate()
+        hitCounts.deallocate()
+        tokenMatched.deallocate()
+        tokenWhole.deallocate()
+        tokenStartsWord.deallocate()
+        tokenTypos.deallocate()
+        tokenAccentExact.deallocate()
+    }
+
+    /// A buffer of its own holding `values`, for the per-row loops (no exclusivity checks, no
+    /// reference counting).
+    private static func buffer<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: values.count)
+        _ = buffer.initialize(from: values)
+        return buffer
+    }
+
+    /// The candidates left, in no particular order, with their final scores: every row that
+    /// can be among the best `capacity` (ties with the last one included), and perhaps a few
+    /// more that the last selection did not reach (at most twice `capacity` and a little, or a
+    /// deep page's every match: the caller selects what it shows). Throws when the function
+    /// failed.
+    func finish() throws(SQLiteError) -> [Ranked] {
+        guard failure == SQLiteResultCode.ok.rawValue else {
+            throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
+        }
+        // One phrase: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
+        let scale: Double? =
+            matchCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
+        let kind = plan.kind
+        return candidates.map { candidate in
+            Ranked(
+                kind: kind, rowid: candidate.rowid, tier: candidate.tier,
+                score: scale.map { 0.0 + $0 * candidate.value } ?? candidate.value,
+                value: candidate.value, frequency: candidate.frequency, size: candidate.size)
+        }
+    }
+
+    private var rowCount: Int64 = 0
+
+    /// Takes in the rows `other` collected from another part of the same query's matches (a
+    /// rowid range): the union of two collections holds every row that can be among the best
+    /// of the whole, since each half's threshold is at most the whole's. They come in as this
+    /// collection's own rows do, below the higher threshold left out and selected down past the
+    /// selection limit, so that the union takes no more memory than either half.
+    func absorb(_ other: FTS5RankCollector) {
+        precondition(other.matchCount == matchCount && other.capacity == capacity)
+        total += other.total
+        // Either half's threshold bounds the whole's from below: keep the higher.
+        if let theirs = other.threshold, threshold.map({ $0 < theirs }) ?? true {
+            threshold = theirs
+        }
+        for candidate in other.candidates { admit(candidate) }
+        if let theirs = other.bestLeftOut { leaveOut(tier: theirs.tier, value: theirs.value) }
+        // A collector that ranked no row (its connection's share of the segments was none)
+        // takes what the other started with, as if it had started.
+        if !isStarted && other.isStarted {
+            isStarted = true
+            rowCount = other.rowCount
+            averageSize = other.averageSize
+            _ = idf.update(fromContentsOf: other.idf)
+        }
+        if failure == SQLiteResultCode.ok.rawValue { failure = other.failure }
+    }
+
+    /// Starts the collection with the index's row count and token count (the averages bm25
+    /// reads) and, when there are several match phrases, the number of rows each hits (their
+    /// IDFs); for one, the IDF comes from the total in ``finish()``.
+    func start(rowCount rows: Int64, tokenCount tokens: Int64, matchPhraseRows: [Int64]) {
+        precondition(matchCount == 1 || matchPhraseRows.count == matchCount)
+        isStarted = true
+        rowCount = rows
+        averageSize = Double(tokens) / Double(rows)
+        onePhraseValues.forgetAll()
+        // Reserved, untouched until used: the candidates are selected down whenever they pass
+        // the selection limit, and growing an array of a hundred thousand of them step by step
+        // copied each one several times over, into fresh memory each time.
+        candidates.reserveCapacity(min(selectionLimit, Int(clamping: rows) - 1) + 1)
+        guard matchCount > 1 else { return }
+        for (phrase, hits) in matchPhraseRows.enumerated() {
+            idf[phrase] = Self.idf(rows: rows, hits: hits)
+        }
+    }
+
+    // MARK: One row: its hits, then its verdict (the aux function and DoclistRanking both)
+
+    /// Clears the hits of the previous row.
+    @inline(__always)
+    func beginRow() {
+        for phrase in 0..<matchCount {
+            frequencies[phrase] = 0
+            hitCounts[phrase] = 0
+        }
+        for token in 0..<tokenCount {
+            tokenMatched[token] = false
+            tokenWhole[token] = false
+            tokenStartsWord[token] = false
+            tokenTypos[token] = Int.max
+            tokenAccentExact[token] = false
+        }
+    }
+
+    /// Counts one hit of phrase `index` in `column` of the current row. Hits of a match phrase
+    /// must come in (column, offset) order, as `xInst` lists them, so that its weighted
+    /// frequency is the same sum in the same order.
+    @inline(__always)
+    func recordHit(ofPhrase index: Int, inColumn column: Int) {
+        recordHits(1, ofPhrase: index, inColumn: column)
+    }
+
+    /// Counts `count` hits of phrase `index` in `column`, as that many
+    /// ``recordHit(ofPhrase:inColumn:)`` calls do (the weight added once a hit, in the same
+    /// order).
+    @inline(__always)
+    func recordHits(_ count: UInt32, ofPhrase index: Int, inColumn column: Int) {
+        guard count > 0, index < phraseTokens.count else { return }
+        let token = phraseTokens[index]
+        if index < matchCount {
+            let weight = column < weights.count ? weights[column] : 1.0
+            var frequency = frequencies[index]
+            for _ in 0..<count { frequency += weight }
+            frequencies[index] = frequency
+            hitCounts[index] += Int(count)
+            tokenMatched[token] = true
+            tokenTypos[token] = min(tokenTypos[token], phraseTypos[index])
+        }
+        if phraseIsWhole[index] { tokenWhole[token] = true }
+        if phraseStartsWord[index] { tokenStartsWord[token] = true }
+        if phraseIsAccentExact[index] { tokenAccentExact[token] = true }
+    }
+
+    /// Ends the current row, `rowid`: counts it when every token matched, and keeps it when it
+    /// can be among the best. Its size comes from the index's ``RowSizes`` byte, else its
+    /// docsize row, else `readSize`, which sets it and returns an SQLite result code. Returns
+    /// that code when it failed, else SQLiteResultCode.ok.rawValue.
+    func endRow(rowid: Int64, readSize fallbackSize: (inout Int32) -> Int32) -> Int32 {
+        let tokenCount = self.tokenCount
+        let matchCount = self.matchCount
+        let idf = self.idf
+        let frequencies = self.frequencies
+        let averageSize = self.averageSize
+        var mostHits = 1
+        for phrase in 0..<matchCount {
+            mostHits = max(mostHits, hitCounts[phrase])
+        }
+        var wholeCount = 0
+        var typos = 0
+        var infix = 0
+        var accents = 0
+        for token in 0..<tokenCount {
+            // A row that only a signal phrase brought in does not match.
+            guard tokenMatched[token] else { return SQLiteResultCode.ok.rawValue }
+            if tokenWhole[token] { wholeCount += 1 }
+            if !tokenStartsWord[token] && !tokenWhole[token] { infix += 1 }
+            typos += tokenTypos[token]
+            if tokenAccentExact[token] { accents += 1 }
+        }
+        let tier = RankTier(
+            wholeTokenMatches: wholeCount, typos: typos, infixMatches: infix,
+            accentMatches: accents
+        ).rawValue
+        return judge(
+            rowid: rowid, tier: tier, leastSize: mostHits,
+            frequency: matchCount == 1 ? frequencies[0] : 0, readSize: fallbackSize
+        ) { size in
+            Self.score(size: size, frequencies: frequencies, idf: idf, averageSize: averageSize)
+        }
+    }
+
+    /// For a plan of one token and one match phrase, the tier of each ``Signals`` value the
+    /// signal phrases that hit a row can give: the match phrase's own signals and typos with
+    /// those.
+    private static func onePhraseTiers(
+        matchSignals: Signals, typos: Int
+    ) -> UnsafeMutableBufferPointer<Int> {
+        buffer(
+            (0..<8).map { raw in
+                let signals = Signals(rawValue: raw).union(matchSignals)
+                let isWhole = signals.contains(.whole)
+                return RankTier(
+                    wholeTokenMatches: isWhole ? 1 : 0, typos: typos,
+                    infixMatches: !isWhole && !signals.contains(.startsWord) ? 1 : 0,
+                    accentMatches: signals.contains(.accentExact) ? 1 : 0
+                ).rawValue
+            })
+    }
+
+    /// For a plan of one token and one match phrase, the tier of a row that the signal
+    /// phrases `signals` hit.
+    @inline(__always)
+    func onePhraseTier(_ signals: Signals) -> Int {
+        onePhraseTiers[signals.rawValue]
+    }
+
+    /// Ends the current row when its `tier` alone leaves it out, below the threshold's: counts
+    /// it and returns true, its hits never needed (a one-word search then reads none of its
+    /// positions). False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
+    @inline(__always)
+    func endRowIfLeftOut(byTier tier: Int) -> Bool {
+        guard tier < leastTier else { return false }
+        total += 1
+        leaveOut(tier: tier, value: .infinity)
+        return true
+    }
+
+    /// Ends row `rowid` of a plan of one token and one match phrase, without ``beginRow()``
+    /// and ``recordHits(_:ofPhrase:inColumn:)``: its match phrase's hit count in each column
+    /// (which it zeroes), and its tier, ``onePhraseTier(_:)`` of the signal phrases that hit
+    /// it. The same verdict as ``endRow(rowid:readSize:)`` after those calls, the same
+    /// frequency summed in the same order, the same double; a first search's hundreds of
+    /// thousands of rows skip the per-token bookkeeping of plans of several.
+    func endRow(
+        rowid: Int64, hits: UnsafeMutablePointer<UInt32>, tier: Int,
+        readSize fallbackSize: (inout Int32) -> Int32
+    ) -> Int32 {
+        assert(tokenCount == 1 && matchCount == 1)
+        let weights = self.weights
+        var frequency = 0.0
+        var hitCount = 0
+        for column in 0..<weights.count {
+            let count = hits[column]
+            guard count > 0 else { continue }
+            hits[column] = 0
+            let weight = weights[column]
+            for _ in 0..<count { frequency += weight }
+            hitCount += Int(count)
+        }
+        guard hitCount > 0 else { return SQLiteResultCode.ok.rawValue }
+        let idf = self.idf[0]
+        let averageSize = self.averageSize
+        let values = onePhraseValues
+        let slot = values.slot(of: frequency)
+        return judge(
+            rowid: rowid, tier: tier, leastSize: hitCount,
+            frequency: frequency, readSize: fallbackSize
+        ) { size in
+            values.value(slot: slot, size: size) {
+                0.0 + idf
+                    * Self.saturation(frequency: frequency, size: size, averageSize: averageSize)
+            }
+        }
+    }
+
+    /// Counts a matching row of `tier` and keeps it when it can be among the best: it is left
+    /// out when its tier is below the threshold's, or when `score` of the least size its hits
+    /// allow (`leastSize`: each hit is a distinct token) is below it; else its size is read
+    /// and `score` of it is its value. `frequency` is kept for ``RankingFrontier``.
+    @inline(__always)
+    private func judge(
+        rowid: Int64, tier: Int, leastSize: Int, frequency: Double,
+        readSize fallbackSize: (inout Int32) -> Int32, score: (Double) -> Double
+    ) -> Int32 {
+        if endRowIfLeftOut(byTier: tier) { return SQLiteResultCode.ok.rawValue }
+        total += 1
+        // A smaller size gives a higher score. The margin keeps rows that could tie after the
+        // IDF.
+        if let least = threshold, tier == least.tier {
+            let bound = score(Double(leastSize))
+            if bound < least.value * (1 - 1e-9) {
+                leaveOut(tier: tier, value: bound)
+                return SQLiteResultCode.ok.rawValue
+            }
+        }
+        var size: Int32 = 0
+        if let byte = rowSizeReader?.byte(ofRow: rowid), byte != RowSizes.unknown {
+            size = Int32(byte)
+        } else if !readSize(ofRow: rowid, into: &size) {
+            let code = fallbackSize(&size)
+            guard code == SQLiteResultCode.ok.rawValue else { return code }
+        }
+        admit(
+            Candidate(
+                rowid: rowid, value: score(Double(size)), frequency: frequency, size: size,
+                tier: tier))
+        return SQLiteResultCode.ok.rawValue
+    }
+
+    /// Keeps `candidate` unless it ranks below the threshold, raising the threshold when the
+    /// candidates outgrow the selection limit (so they stay within the capacity reserved).
+    @inline(__always)
+    private func admit(_ candidate: Candidate) {
+        if let least = threshold, candidate.ranksBelow(least) {
+            leaveOut(tier: candidate.tier, value: candidate.value)
+            return
+        }
+        candidates.append(candidate)
+        if candidates.count > selectionLimit {
+            raiseThreshold()
+            selectionLimit = max(selectionLimit, 2 * candidates.count)
+        }
+    }
+
+    /// Notes a match that is not (or no longer) a candidate, by its tier and (a bound of) its
+    /// value.
+    @inline(__always)
+    private func leaveOut(tier: Int, value: Double) {
+        if let best = bestLeftOut, (best.tier, best.value) >= (tier, value) { return }
+        bestLeftOut = (tier, value)
+    }
+
+    /// Reads the row's token count from the index's docsize table through an incremental
+    /// blob handle (https://sqlite.org/c3ref/blob_reopen.html): moving the handle to the next
+    /// row is a b-tree seek, several times cheaper than `xColumnSize`, which runs a statement
+    /// per row. The blob holds each column's count as a varint, and xColumnSize(-1) is their
+    /// sum. Returns false when the blob cannot be read; the caller then asks FTS5.
+    private func readSize(ofRow rowid: Int64, into size: inout Int32) -> Bool {
+        guard let blob = sizeBlob else { return false }
+        guard blob.move(to: rowid) else {
+            // A table without the row, or without the column: FTS5 answers from now on.
+            if !blob.isOpen { sizeBlob = nil }
+            return false
+        }
+        let count = blob.byteCount
+        guard count > 0, count <= 64 else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { bytes -> Bool in
+            guard blob.read(into: UnsafeMutableRawBufferPointer(bytes)) else { return false }
+            var total: UInt32 = 0
+            var offset = 0
+            while offset < count {
+                // Each column's count, a 32-bit SQLite varint, decoded as the doclist reader
+                // decodes FTS5's records.
+                guard
+                    let value = try? FTS5Format.count(
+                        in: UnsafeBufferPointer(bytes), at: &offset, end: count,
+                        limit: Int(UInt32.max))
+                else { return false }
+                total &+= UInt32(value)
+            }
+            size = Int32(truncatingIfNeeded: total)
+            return true
+        }
+    }
+
+    /// Closes the blob handle; called when the query is done.
+    func closeSizeReader() {
+        rowSizeReader?.close()
+        sizeBlob?.close()
+    }
+
+    func fail(_ code: Int32) {
+        if failure == SQLiteResultCode.ok.rawValue { failure = code }
+    }
+
+    /// Raises the threshold to the `capacity`-th best key of the candidates, which hold every
+    /// row seen so far that can be among the best, and drops the candidates below it (those
+    /// that could tie with it after the IDF stay).
+    private func raiseThreshold() {
+        guard candidates.count > capacity else { return }
+        let least = candidates.withUnsafeMutableBufferPointer {
+            Self.select(capacity - 1, in: $0)
+        }
+        if threshold.map({ $0 < least }) ?? true { threshold = least }
+        candidates.removeAll { candidate in
+            guard candidate.ranksBelow(least) else { return false }
+            leaveOut(tier: candidate.tier, value: candidate.value)
+            return true
+        }
+    }
+
+}
