@@ -1,5 +1,7 @@
 import FTSearchKit
 import Hummingbird
+import NIOHTTPCompression
+import NIOHTTPTypesHTTP1
 import HummingbirdCore
 import Logging
 import ServiceLifecycle
@@ -65,6 +67,14 @@ public enum SearchServer {
                 configuration: HTTP1Channel.Configuration(
                     additionalChannelHandlers: [
                         ParserErrorHandler(), ClientConnectionHandler(),
+                        // Bodies sent with Content-Encoding gzip or deflate (as Meilisearch's
+                        // clients may send them) reach the routes decoded, at most 100 times
+                        // their compressed size; the routes' body limits hold for the result.
+                        // NIO's decompressor reads HTTP/1 parts, so it sits between a codec to
+                        // them and one back.
+                        HTTPToHTTP1ServerCodec(),
+                        NIOHTTPRequestDecompressor(limit: .ratio(100)),
+                        HTTP1ToHTTPServerCodec(secure: false),
                     ],
                     idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(

@@ -62,7 +62,7 @@ SEARCHES = [
     ("smiht", "people", {"ftsearchMatch": "fuzzy"}, ["--kind", "people", "--match", "fuzzy"]),
     ("ann", "people", {"ftsearchMatch": "exact"}, ["--kind", "people", "--match", "exact"]),
     ("zoe", "animals", {"matchingStrategy": "all"}, ["--kind", "animals"]),
-    ("ZOË ødeg", "people", {}, ["--kind", "people"]),
+    ("ZOË ødeg", "people", {"matchingStrategy": "all"}, ["--kind", "people"]),
 ]
 
 
@@ -148,11 +148,24 @@ def test_ranking_score_is_0_to_1_in_rank_order(client):
 
 
 def test_matching_strategy_last_drops_words_from_the_end(client, database):
+    """Meilisearch's default: every word first, then all but the last word, and so on."""
     index = client.index("people")
-    assert index.search("ann zzzz")["hits"] == []
-    ids, _, _ = cli_query(database, "ann", "--kind", "people")
-    assert [int(h["id"]) for h in index.search("ann zzzz", {"matchingStrategy": "last"})["hits"]] == ids
-    sdk_error(lambda: index.search("ann", {"matchingStrategy": "frequency"}), "invalid_search_matching_strategy")
+    assert index.search("ann zzzz", {"matchingStrategy": "all"})["hits"] == []
+    ids, total, _ = cli_query(database, "ann", "--kind", "people")
+    for options in ({}, {"matchingStrategy": "last"}):
+        result = index.search("ann zzzz", options)
+        assert [int(h["id"]) for h in result["hits"]] == ids and result["estimatedTotalHits"] == total
+    # Those that match both words rank before those that match the first alone.
+    both, _, _ = cli_query(database, "ann smith", "--kind", "people")
+    first, total, _ = cli_query(database, "ann", "--kind", "people", "--limit", "100")
+    expected = both + [i for i in first if i not in both]
+    result = index.search("ann smith", {"showRankingScore": True})
+    assert [int(h["id"]) for h in result["hits"]] == expected[:20] and result["estimatedTotalHits"] == total
+    scores = [h["_rankingScore"] for h in result["hits"]]
+    assert scores == sorted(scores, reverse=True) and scores[len(both) - 1] > scores[len(both)]
+    paged = index.search("ann smith", {"offset": len(both) - 1, "limit": 2})["hits"]
+    assert [int(h["id"]) for h in paged] == expected[len(both) - 1:len(both) + 1]
+    sdk_error(lambda: index.search("ann", {"matchingStrategy": "most"}), "invalid_search_matching_strategy")
 
 
 def test_did_you_mean_is_an_extra_field(client):
@@ -296,7 +309,8 @@ def test_without_a_key_authorization_is_ignored(server):
     ({"limit": "x"}, "invalid_search_limit"),
     ({"offset": -1}, "invalid_search_offset"),
     ({"q": 3}, "invalid_search_q"),
-    ({"page": 0}, "invalid_search_page"),
+    ({"page": -1}, "invalid_search_page"),
+    ({"hitsPerPage": "x"}, "invalid_search_hits_per_page"),
     ({"attributesToRetrieve": "name"}, "invalid_search_attributes_to_retrieve"),
     ({"showRankingScore": "yes"}, "invalid_search_show_ranking_score"),
     ({"attributesToSearchOn": ["email"]}, "invalid_search_attributes_to_search_on"),
@@ -335,12 +349,11 @@ def test_error_shapes(server):
     meili_error(server.get("/indexes/people/facet-search"), 400, "bad_request")
     meili_error(server.get("/indexes/people/no/such/route"), 400, "bad_request")
     meili_error(server.request("PATCH", "/multi-search"), 405, "bad_request")
-    meili_error(server.post("/indexes", json={"uid": "people"}), 409, "index_already_exists")
     meili_error(server.post("/indexes/people/documents/delete", json={"filter": "id = 1"}), 400,
                 "invalid_document_filter")
     meili_error(server.post("/multi-search", json={"queries": [{"q": "ann"}]}), 400, "missing_index_uid")
-    meili_error(server.post("/multi-search", json={"queries": [], "federation": {"limit": 5}}), 400,
-                "invalid_multi_search_federation")
+    meili_error(server.post("/multi-search", json={"queries": [], "federation": {"facetsByIndex": {"people": []}}}),
+                400, "invalid_multi_search_federation")
     # The native API keeps its own error shape beside these routes.
     assert set(server.get("/api/people/99999").json()) == {"error"}
 

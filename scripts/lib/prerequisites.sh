@@ -114,12 +114,19 @@ ensure_server_test_tools() {
         fi
     fi
     # openapi-spec-validator and schemathesis check the server's OpenAPI document
-    # (Tests/ServerTests/test_openapi.py).
-    if ! "$venv/bin/python" -c 'import playwright, pytest, requests, meilisearch, openapi_spec_validator, schemathesis' >/dev/null 2>&1; then
-        echo "Installing playwright, pytest, requests, meilisearch, openapi-spec-validator and schemathesis into .build/venv..." >&2
+    # (Tests/ServerTests/test_openapi.py); the Meilisearch clients are at the versions whose own
+    # test suites scripts/test runs (Tests/MeilisearchSuites/run.py).
+    if ! "$venv/bin/python" -c 'import playwright, pytest, pytest_asyncio, pytest_timeout, requests
+import meilisearch, meilisearch_python_sdk, orjson, openapi_spec_validator, schemathesis, sys
+from importlib.metadata import version
+sys.exit(version("meilisearch") != "0.43.0" or version("meilisearch-python-sdk") != "8.0.1")' \
+        >/dev/null 2>&1; then
+        echo "Installing playwright, pytest, requests, the Meilisearch clients," \
+            "openapi-spec-validator and schemathesis into .build/venv..." >&2
         mkdir -p "$root/.build"
         python3 -m venv "$venv"
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 "$venv/bin/pip" install -q --disable-pip-version-check \
-            playwright pytest requests meilisearch openapi-spec-validator schemathesis >&2
+            playwright pytest pytest-asyncio pytest-timeout requests meilisearch==0.43.0 \
+            "meilisearch-python-sdk[all]==8.0.1" openapi-spec-validator schemathesis >&2
     fi
 }

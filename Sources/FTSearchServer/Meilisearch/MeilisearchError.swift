@@ -1,5 +1,6 @@
 import FTSearchKit
 import Hummingbird
+import NIOHTTPCompression
 
 /// An error of the Meilisearch-compatible API, in Meilisearch's shape:
 /// `{"message":"Index `dogs` not found.","code":"index_not_found","type":"invalid_request",
@@ -75,6 +76,19 @@ extension MeilisearchError {
             }
         case let error as ImportError:
             self = .invalid("malformed_payload", error.description)
+        case let error as NIOHTTPDecompression.DecompressionError:
+            self =
+                error == .limit
+                ? MeilisearchError(
+                    .contentTooLarge, code: "payload_too_large",
+                    "The body decompresses to more than 100 times its size.")
+                : .invalid(
+                    "malformed_payload",
+                    "The body is not valid data of its Content-Encoding (gzip or deflate).")
+        case is NIOHTTPDecompression.ExtraDecompressionError:
+            self = .invalid(
+                "malformed_payload",
+                "The body is not valid data of its Content-Encoding (gzip or deflate).")
         case let error as HTTPError where error.status == .notFound:
             self.init(
                 .notFound, code: "not_found",

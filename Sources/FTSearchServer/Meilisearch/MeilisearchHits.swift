@@ -7,6 +7,8 @@ struct MeilisearchHits {
     let query: MeilisearchSearchQuery
     let kind: Kind
     let results: SearchResults
+    /// Each hit's share of the score range (see ``MeilisearchTermSearch``); all of it when nil.
+    var bands: [ClosedRange<Double>]? = nil
     let highlighter: MatchHighlighter
 
     /// The searchable fields a search matched in, whose matches are shown.
@@ -18,21 +20,24 @@ struct MeilisearchHits {
     /// The hits, each charged to `budget` as it is made.
     func hits(charging budget: AnswerBudget) throws(APIError) -> [JSONValue] {
         var hits: [JSONValue] = []
-        for found in results.hits {
-            let value = hit(found)
+        for (position, found) in results.hits.enumerated() {
+            let value = hit(found, band: bands?[position] ?? 0...1)
             try budget.charge(value)
             hits.append(value)
         }
         return hits
     }
 
-    private func hit(_ hit: SearchHit) -> JSONValue {
+    private func hit(_ hit: SearchHit, band: ClosedRange<Double>) -> JSONValue {
         let document = hit.record.documentMembers
         let retrieve = query.attributesToRetrieve.flatMap { $0.contains("*") ? nil : Set($0) }
         var members = document.filter { retrieve?.contains($0.key) ?? true }
         let matched = Set(matchedFields)
         var ranges: [String: [Range<String.Index>]] = [:]
-        for member in document where matched.contains(member.key) {
+        // The query's words are highlighted and cropped around in every text field, as
+        // Meilisearch (whose attributes are all searchable by default) does; positions are
+        // given for the fields the search matched in.
+        for member in document {
             if case .string(let text) = member.value {
                 ranges[member.key] = highlighter.matchedRanges(in: text)
             }
@@ -55,7 +60,7 @@ struct MeilisearchHits {
         }
         if query.showMatchesPosition {
             let positions = document.compactMap { member -> JSONMember? in
-                guard case .string(let text) = member.value,
+                guard matched.contains(member.key), case .string(let text) = member.value,
                     let found = ranges[member.key], !found.isEmpty
                 else { return nil }
                 return JSONMember(
@@ -74,8 +79,12 @@ struct MeilisearchHits {
             members.append(JSONMember(key: "_matchesPosition", value: .object(positions)))
         }
         if query.showRankingScore {
+            let score =
+                band.lowerBound + (band.upperBound - band.lowerBound) * rankingScore(of: hit)
             members.append(
-                JSONMember(key: "_rankingScore", value: .number(String(rankingScore(of: hit)))))
+                JSONMember(
+                    key: "_rankingScore", value: .number(String((score * 10000).rounded() / 10000))
+                ))
         }
         return .object(members)
     }

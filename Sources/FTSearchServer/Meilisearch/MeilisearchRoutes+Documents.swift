@@ -29,20 +29,28 @@ extension MeilisearchRoutes {
         on("/indexes/:uid/documents", .get) { request, context in
             let kind = try Self.kind(context)
             let parameters = try QueryParameters(
-                request, allowing: ["offset", "limit", "fields", "retrieveVectors"],
+                request, allowing: ["offset", "limit", "fields", "retrieveVectors", "ids"],
                 maximumSize: configuration.maximumQuerySize)
+            var ids: [Int64]?
+            if let text = parameters["ids"] {
+                ids = []
+                for item in Routes.list(text) {
+                    ids?.append(try Self.documentID(.string(item), code: "invalid_document_ids"))
+                }
+            }
             return JSONResponse.make(
                 try await documents(
                     of: kind,
                     offset: try parameters.integer("offset", default: 0, in: 0...Int(Int32.max)),
                     limit: try parameters.integer("limit", default: 20, in: 0...Int(Int32.max)),
-                    fields: parameters["fields"].map(Routes.list)))
+                    fields: parameters["fields"].map(Routes.list), ids: ids))
         }
         on("/indexes/:uid/documents/fetch", .post) { request, context in
             let kind = try Self.kind(context)
             var offset = 0
             var limit = 20
             var fields: [String]?
+            var ids: [Int64]?
             for member in try await bodies.jsonObject(request) {
                 let code = "invalid_document_" + MeilisearchSearchQuery.snakeCase(member.key)
                 switch member.key {
@@ -55,7 +63,19 @@ extension MeilisearchRoutes {
                 case "fields":
                     fields = try MeilisearchSearchQuery.strings(
                         member.value, code: code, name: member.key)
-                case "filter", "ids", "sort", "retrieveVectors":
+                case "ids":
+                    guard case .array(let elements) = member.value else {
+                        guard case .null = member.value else {
+                            throw MeilisearchError.invalid(
+                                code, "Invalid value type at `.ids`: expected an array.")
+                        }
+                        continue
+                    }
+                    ids = []
+                    for element in elements {
+                        ids?.append(try Self.documentID(element, code: code))
+                    }
+                case "filter", "sort", "retrieveVectors":
                     guard MeilisearchSearchQuery.isEmpty(member.value) else {
                         throw MeilisearchError.invalid(
                             code,
@@ -65,11 +85,13 @@ extension MeilisearchRoutes {
                 default:
                     throw MeilisearchError.invalid(
                         "bad_request",
-                        "Unknown field `\(member.key)`: expected one of offset, limit, fields.")
+                        "Unknown field `\(member.key)`: expected one of offset, limit, fields, "
+                            + "ids.")
                 }
             }
             return JSONResponse.make(
-                try await documents(of: kind, offset: offset, limit: limit, fields: fields))
+                try await documents(
+                    of: kind, offset: offset, limit: limit, fields: fields, ids: ids))
         }
         on("/indexes/:uid/documents", .post) { request, context in
             try await write(request, into: try Self.kind(context), updating: false)
@@ -77,13 +99,15 @@ extension MeilisearchRoutes {
         on("/indexes/:uid/documents", .put) { request, context in
             try await write(request, into: try Self.kind(context), updating: true)
         }
-        on("/indexes/:uid/documents/:id", .delete) { _, context in
+        on("/indexes/:uid/documents/:id", .delete) { request, context in
             let kind = try Self.kind(context)
+            let metadata = try customMetadata(of: request)
             let id = try Self.documentID(.string(context.parameters.get("id") ?? ""))
-            return try await delete(ids: [id], from: kind)
+            return try await delete(ids: [id], from: kind, customMetadata: metadata)
         }
         on("/indexes/:uid/documents/delete-batch", .post) { request, context in
             let kind = try Self.kind(context)
+            let metadata = try customMetadata(of: request)
             let bytes = try await bodies.collect(request)
             guard RequestBodies.isJSON(request.headers[.contentType]) else {
                 throw MeilisearchError(
@@ -98,7 +122,7 @@ extension MeilisearchRoutes {
             }
             var ids: [Int64] = []
             for element in elements { ids.append(try Self.documentID(element)) }
-            return try await delete(ids: ids, from: kind)
+            return try await delete(ids: ids, from: kind, customMetadata: metadata)
         }
         on("/indexes/:uid/documents/delete", .post) { _, context in
             _ = try Self.kind(context)
@@ -109,8 +133,10 @@ extension MeilisearchRoutes {
                     + "(POST /indexes/{uid}/documents/delete-batch) or all "
                     + "(DELETE /indexes/{uid}/documents).")
         }
-        on("/indexes/:uid/documents", .delete) { _, context in
-            try await delete(ids: nil, from: try Self.kind(context))
+        on("/indexes/:uid/documents", .delete) { request, context in
+            let kind = try Self.kind(context)
+            return try await delete(
+                ids: nil, from: kind, customMetadata: try customMetadata(of: request))
         }
     }
 
@@ -121,24 +147,45 @@ extension MeilisearchRoutes {
     }
 
     /// A document id: a positive integer, or a string of its digits.
-    static func documentID(_ value: JSONValue) throws(MeilisearchError) -> Int64 {
+    static func documentID(_ value: JSONValue, code: String = "invalid_document_id")
+        throws(MeilisearchError) -> Int64
+    {
         let text = value.scalarText ?? value.jsonText
-        guard case .bool = value else {
-            if let id = Int64(text), id > 0 { return id }
-            throw .invalid(
-                "invalid_document_id",
-                "Document identifier `\(text)` is invalid: ftsearch's ids are positive integers.")
+        if case .bool = value {
+        } else if let id = Int64(text), id > 0 {
+            return id
         }
         throw .invalid(
-            "invalid_document_id",
+            code,
             "Document identifier `\(text)` is invalid: ftsearch's ids are positive integers.")
     }
 
-    private func documents(of kind: Kind, offset: Int, limit: Int, fields: [String]?)
-        async throws -> JSONValue
-    {
+    /// The `customMetadata` of a deletion's query string, the only parameter it takes.
+    private func customMetadata(of request: Request) throws -> String? {
+        try QueryParameters(
+            request, allowing: ["customMetadata"], maximumSize: configuration.maximumQuerySize
+        )["customMetadata"]
+    }
+
+    /// The documents from `offset`, at most `limit`, with only `fields`; by id, or only those
+    /// of `ids` (in the order of their ids, ids without a document left out).
+    private func documents(
+        of kind: Kind, offset: Int, limit: Int, fields: [String]?, ids: [Int64]? = nil
+    ) async throws -> JSONValue {
         let budget = answerBudget()
         let (documents, total) = try await pool.read { index in
+            if let ids {
+                let found = try Set(ids).sorted().compactMap {
+                    try Self.record(of: kind, id: $0, in: index)
+                }
+                var documents: [JSONValue] = []
+                for record in found.dropFirst(offset).prefix(limit) {
+                    let document = JSONValue.object(Self.document(record, fields: fields))
+                    try budget.charge(document)
+                    documents.append(document)
+                }
+                return (documents, found.count)
+            }
             // A page at a time, each document charged to the budget as it is made.
             var documents: [JSONValue] = []
             var skipped = 0
@@ -184,16 +231,19 @@ extension MeilisearchRoutes {
         -> Response
     {
         let parameters = try QueryParameters(
-            request, allowing: ["primaryKey", "csvDelimiter", "customMetadata"],
+            request, allowing: ["primaryKey", "csvDelimiter", "customMetadata", "skipCreation"],
             maximumSize: configuration.maximumQuerySize)
         if let key = parameters["primaryKey"], key != "id" {
             throw MeilisearchError.invalid(
                 "index_primary_key_already_exists",
                 "The primary key of `\(kind.rawValue)` is `id`, not `\(key)`.")
         }
-        if let delimiter = parameters["csvDelimiter"], delimiter != "," {
+        // skipCreation=true: documents whose id is not in the index are left out, not created.
+        if let skip = parameters["skipCreation"], skip != "true", skip != "false" {
             throw MeilisearchError.invalid(
-                "invalid_document_csv_delimiter", "ftsearch reads CSV with `,` only.")
+                "invalid_skip_creation",
+                "Invalid value in parameter `skipCreation`: could not parse `\(skip)` as a "
+                    + "boolean.")
         }
         let format: InputFormat
         switch Routes.format(ofContentType: request.headers[.contentType]) {
@@ -205,6 +255,27 @@ extension MeilisearchRoutes {
                 .unsupportedMediaType, code: "invalid_content_type",
                 "The Content-Type must be application/json, application/x-ndjson or text/csv.")
         }
+        var delimiter: UInt8?
+        if let text = parameters["csvDelimiter"] {
+            guard text.utf8.count == 1, let byte = text.utf8.first, byte < 0x80,
+                byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r")
+            else {
+                throw MeilisearchError.invalid(
+                    "invalid_document_csv_delimiter",
+                    "Invalid value in parameter `csvDelimiter`: expected one ASCII character "
+                        + "(not a quote or a line break), not `\(text)`.")
+            }
+            guard format == .csv else {
+                throw MeilisearchError.invalid(
+                    "invalid_document_csv_delimiter",
+                    "The Content-Type `\(request.headers[.contentType] ?? "")` does not support "
+                        + "the use of a csv delimiter. The csv delimiter can only be used with "
+                        + "the Content-Type `text/csv`.")
+            }
+            delimiter = byte == UInt8(ascii: ",") ? nil : byte
+        }
+        let csvDelimiter = delimiter
+        let skipsCreation = parameters["skipCreation"] == "true"
         let enqueuedAt = Timestamp.now()
         let problem = DocumentProblem()
         let outcome: Result<Int, any Error>
@@ -213,8 +284,17 @@ extension MeilisearchRoutes {
                 try await bodies.spooled(
                     request.body, limit: configuration.maximumImportSize, to: pool
                 ) { index, body in
-                    let (_, reader) = try InputFormat.makeReader(for: body, format: format)
-                    let documents = DocumentReader(base: reader, kind: kind, problem: problem)
+                    let source: any ByteSource =
+                        csvDelimiter.map { CSVDelimiterTranscoder(base: body, delimiter: $0) }
+                        ?? body
+                    let (_, reader) = try InputFormat.makeReader(for: source, format: format)
+                    let existing =
+                        skipsCreation
+                        ? Set(
+                            try Self.records(of: kind, in: index, after: nil, limit: nil)
+                                .compactMap(\.id)) : nil
+                    let documents = DocumentReader(
+                        base: reader, kind: kind, problem: problem, existing: existing)
                     try index.importRecords(
                         from: [ImportSource(path: "body", reader: documents)],
                         options: ImportOptions(
@@ -241,9 +321,10 @@ extension MeilisearchRoutes {
         let received = problem.count
         return finish(
             kind: kind, type: "documentAdditionOrUpdate", enqueuedAt: enqueuedAt, error: error,
+            customMetadata: parameters["customMetadata"],
             details: [
                 "receivedDocuments": .integer(received),
-                "indexedDocuments": .integer(error == nil ? received : 0),
+                "indexedDocuments": .integer(error == nil ? received - problem.skipped : 0),
             ])
     }
 
@@ -257,7 +338,9 @@ extension MeilisearchRoutes {
 
     /// Deletes these documents (`nil`: all of them) as a task; ids without a document are
     /// not an error (`deletedDocuments` counts those deleted).
-    private func delete(ids: [Int64]?, from kind: Kind) async throws -> Response {
+    private func delete(ids: [Int64]?, from kind: Kind, customMetadata: String?) async throws
+        -> Response
+    {
         let enqueuedAt = Timestamp.now()
         let deleted = try await pool.write { index in
             let ids =
@@ -274,20 +357,26 @@ extension MeilisearchRoutes {
         }
         return finish(
             kind: kind, type: "documentDeletion", enqueuedAt: enqueuedAt, error: nil,
-            details: details)
+            customMetadata: customMetadata, details: details)
     }
 
     /// Records the finished task and answers 202 with its receipt.
     private func finish(
         kind: Kind, type: String, enqueuedAt: Timestamp, error: MeilisearchError?,
-        details: KeyValuePairs<String, JSONValue>
+        customMetadata: String?, details: KeyValuePairs<String, JSONValue>
     ) -> Response {
         var task = MeilisearchTaskStore.Task(
             uid: 0, indexUid: kind.rawValue, type: type,
             status: error == nil ? "succeeded" : "failed",
             details: details.map { JSONMember(key: $0.key, value: $0.value) },
             error: error?.jsonObject ?? .null, enqueuedAt: enqueuedAt, startedAt: enqueuedAt,
-            finishedAt: Timestamp.now())
+            finishedAt: Timestamp.now(), customMetadata: customMetadata)
+        return accepted(&task)
+    }
+
+    /// Keeps the finished task (a task file that cannot be written is logged: the change was
+    /// made, and the task is kept until the server stops) and answers 202 with its receipt.
+    func accepted(_ task: inout MeilisearchTaskStore.Task) -> Response {
         if let failure = tasks.record(&task) {
             let message =
                 "task \(task.uid) (\(task.status)) could not be written to \(tasks.path): "
@@ -300,12 +389,15 @@ extension MeilisearchRoutes {
 
 /// What the documents of a write held: how many, and the first problem.
 private final class DocumentProblem: Sendable {
-    private let state = Mutex<(count: Int, failure: MeilisearchError?)>((0, nil))
+    private let state = Mutex<(count: Int, skipped: Int, failure: MeilisearchError?)>((0, 0, nil))
 
     var count: Int { state.withLock { $0.count } }
+    var skipped: Int { state.withLock { $0.skipped } }
     var failure: MeilisearchError? { state.withLock { $0.failure } }
 
     func counted() { state.withLock { $0.count += 1 } }
+
+    func skippedOne() { state.withLock { $0.skipped += 1 } }
 
     func fail(_ error: MeilisearchError) {
         state.withLock { state in if state.failure == nil { state.failure = error } }
@@ -319,10 +411,24 @@ private struct DocumentReader: RecordReader {
     var base: any RecordReader
     let kind: Kind
     let problem: DocumentProblem
+    /// With `skipCreation=true`: the ids in the index; a document with another is left out.
+    let existing: Set<Int64>?
 
     var bytesConsumed: Int64 { base.bytesConsumed }
 
     mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
+        while true {
+            guard let record = try nextDocument() else { return nil }
+            guard let existing,
+                let id = record.fields.first(where: { $0.key == "id" }),
+                let number = try? MeilisearchRoutes.documentID(id.value),
+                !existing.contains(number)
+            else { return record }
+            problem.skippedOne()
+        }
+    }
+
+    private mutating func nextDocument() throws(RecordSyntaxError) -> SourceRecord? {
         let next: SourceRecord?
         do {
             next = try base.nextRecord()

@@ -41,10 +41,12 @@ extension MeilisearchRoutes {
     }
 
     /// `{"queries":[{"indexUid":"people","q":"ann"},...]}` → `{"results":[...]}` in order,
-    /// each result with its `indexUid`. `federation` (one merged list) is not supported.
+    /// each result with its `indexUid`; with `federation`, one merged list (see
+    /// ``federatedSearch(_:_:)``).
     private func multiSearch(_ request: Request) async throws -> Response {
         let members = try await bodies.jsonObject(request)
         var queries: [JSONValue]?
+        var federation: MeilisearchFederation?
         for member in members {
             switch member.key {
             case "queries":
@@ -55,14 +57,12 @@ extension MeilisearchRoutes {
                 }
                 queries = elements
             case "federation":
-                guard MeilisearchSearchQuery.isEmpty(member.value) else {
-                    throw MeilisearchError.invalid(
-                        "invalid_multi_search_federation",
-                        "ftsearch does not support federated multi-search: give `queries` only.")
-                }
+                if case .null = member.value { continue }
+                federation = try MeilisearchFederation(member.value)
             default:
                 throw MeilisearchError.invalid(
-                    "bad_request", "Unknown field `\(member.key)`: expected one of queries.")
+                    "bad_request",
+                    "Unknown field `\(member.key)`: expected one of queries, federation.")
             }
         }
         guard let queries else {
@@ -76,6 +76,9 @@ extension MeilisearchRoutes {
                     + "\(configuration.maximumQueriesPerRequest) in one request.")
         }
         let budget = answerBudget()
+        if let federation {
+            return JSONResponse.make(try await federatedSearch(queries, federation, budget: budget))
+        }
         var results: [JSONValue] = []
         for (position, element) in queries.enumerated() {
             do {
@@ -118,10 +121,11 @@ extension MeilisearchRoutes {
     {
         let start = ContinuousClock.now
         let hitsPerPage = query.hitsPerPage ?? 20
-        let limit = query.isPaged ? hitsPerPage : query.limit
-        let offset = query.isPaged ? ((query.page ?? 1) - 1) * hitsPerPage : query.offset
+        // Page 0 is an empty page, as in Meilisearch.
+        let limit = query.isPaged ? (query.page == 0 ? 0 : hitsPerPage) : query.limit
+        let offset = query.isPaged ? (max(1, query.page ?? 1) - 1) * hitsPerPage : query.offset
         let fields = query.attributesToSearchOn.flatMap { $0.contains("*") ? nil : $0 }
-        var request = SearchRequest(
+        let request = SearchRequest(
             text: query.text, kinds: kind == .people ? .people : .animals, limit: limit,
             offset: offset, match: query.match, fields: fields)
         do {
@@ -132,20 +136,16 @@ extension MeilisearchRoutes {
                 "\(error.description). The searchable attributes of `\(kind.rawValue)` are "
                     + kind.searchableFields.joined(separator: ", ") + ".")
         }
-        var results = try await pool.search(request)
-        if query.matchingStrategy == .last {
-            var words = query.text.split(whereSeparator: \.isWhitespace)
-            while results.total == 0 && words.count > 1 {
-                words.removeLast()
-                request.text = words.joined(separator: " ")
-                results = try await pool.search(request)
-            }
-        }
-        let found = results
+        let page = try await MeilisearchTermSearch(
+            pool: pool, request: request, terms: MeilisearchQueryTerms(query.text),
+            strategy: query.matchingStrategy,
+            fields: kind.searchableFields.filter { fields?.contains($0) ?? true }
+        ).search()
+        let results = page.results
         let hits = try await pool.read { index in
             try MeilisearchHits(
-                query: query, kind: kind, results: found,
-                highlighter: try index.highlighter(for: found)
+                query: query, kind: kind, results: results, bands: page.bands,
+                highlighter: try index.highlighter(for: results)
             ).hits(charging: budget)
         }
         let elapsed = start.duration(to: .now).components

@@ -2,6 +2,12 @@ import FTSearchKit
 import Hummingbird
 import Logging
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The Meilisearch-compatible API (docs/meilisearch.md): two indexes, `people`
 /// and `animals`, primary key `id`, at Meilisearch's own paths (`/indexes`, `/multi-search`,
 /// `/tasks`, `/version`, `/stats`; `/health` is the native route, which answers
@@ -34,8 +40,11 @@ struct MeilisearchRoutes: Sendable {
         "/keys", "/keys/**", "/dumps", "/snapshots", "/swap-indexes", "/batches", "/batches/**",
         "/experimental-features", "/network", "/metrics", "/logs/**", "/export",
         "/indexes/:uid/settings", "/indexes/:uid/settings/**", "/indexes/:uid/facet-search",
-        "/indexes/:uid/similar", "/indexes/:uid/documents/edit", "/tasks/cancel",
-        "/indexes/:uid/**",
+        "/indexes/:uid/similar", "/indexes/:uid/documents/edit", "/indexes/:uid/**",
+        "/tasks/:taskUid/**", "/webhooks", "/webhooks/**", "/dynamic-search-rules",
+        "/dynamic-search-rules/**", "/render-template", "/chats", "/chats/**", "/multi-search/**",
+        "/stats/**", "/version/**", "/dumps/**", "/snapshots/**", "/swap-indexes/**",
+        "/experimental-features/**", "/network/**", "/metrics/**", "/export/**",
     ]
 
     /// Adds the routes, in a group with the Meilisearch key rule and error shape. Call it
@@ -43,6 +52,7 @@ struct MeilisearchRoutes: Sendable {
     func add(to router: Router<ServerContext>) {
         let group = router.group().add(
             middleware: ErrorMiddleware(logger: logger) { MeilisearchError($0) })
+        group.add(middleware: MeilisearchEncodingMiddleware())
         if let key = configuration.apiKey {
             group.add(middleware: MeilisearchKeyMiddleware(key: key))
         }
@@ -59,23 +69,36 @@ struct MeilisearchRoutes: Sendable {
                 group.on(RouterPath(path), method: .head, use: HeadRequests.handler(for: handler))
             }
         }
-        on("/version", .get) { _, _ in version() }
-        on("/stats", .get) { _, _ in try await stats() }
+        on("/version", .get) { request, _ in
+            _ = try parameters(of: request, allowing: [])
+            return version()
+        }
+        on("/stats", .get) { request, _ in try await stats(request) }
         on("/indexes", .get) { request, _ in try await indexList(request) }
         on("/indexes", .post) { request, _ in try await createIndex(request) }
-        on("/indexes/:uid", .get) { _, context in
-            JSONResponse.make(try await index(try Self.kind(context)))
+        on("/indexes/:uid", .get) { request, context in
+            _ = try parameters(of: request, allowing: [])
+            return JSONResponse.make(try await index(try Self.kind(context)))
         }
-        for method in [HTTPRequest.Method.patch, .delete] {
-            on("/indexes/:uid", method) { _, context in
-                _ = try Self.kind(context)
-                throw MeilisearchError.invalid(
-                    "bad_request",
-                    "ftsearch's two indexes, people and animals, cannot be changed or deleted.")
-            }
+        on("/indexes/:uid", .patch) { request, context in
+            try await updateIndex(request, try Self.kind(context))
         }
-        on("/indexes/:uid/stats", .get) { _, context in
-            JSONResponse.make(try await indexStats(try Self.kind(context)))
+        on("/indexes/:uid", .delete) { request, context in
+            let kind = try Self.kind(context)
+            _ = try parameters(of: request, allowing: [])
+            // As Meilisearch answers a deletion that fails: the task is accepted, then fails.
+            return try recordIndexTask(
+                kind, type: "indexDeletion",
+                error: .invalid(
+                    "index_not_deletable",
+                    "ftsearch's two indexes, people and animals, cannot be deleted; their "
+                        + "documents can (DELETE /indexes/\(kind.rawValue)/documents)."),
+                details: ["deletedDocuments": .integer(0)])
+        }
+        on("/indexes/:uid/stats", .get) { request, context in
+            let kind = try Self.kind(context)
+            let sizes = try StatsOptions(try parameters(of: request, allowing: StatsOptions.names))
+            return JSONResponse.make(try await indexStats(kind, sizes))
         }
         addSearchRoutes(on)
         addDocumentRoutes(on)
@@ -130,39 +153,46 @@ struct MeilisearchRoutes: Sendable {
             ]))
     }
 
-    private func stats() async throws -> Response {
+    private func stats(_ request: Request) async throws -> Response {
+        let sizes = try StatsOptions(try parameters(of: request, allowing: StatsOptions.names))
         let statistics = try await pool.read { try $0.statistics() }
         var indexes: [JSONMember] = []
         var last: Timestamp?
         for kind in Kind.allCases {
-            indexes.append(JSONMember(key: kind.rawValue, value: try await indexStats(kind)))
+            indexes.append(JSONMember(key: kind.rawValue, value: try await indexStats(kind, sizes)))
             if let finished = tasks.lastFinished(on: kind.rawValue) {
                 last = max(last ?? finished, finished)
             }
         }
         return JSONResponse.make(
             JSONResponse.object([
-                "databaseSize": .integer(statistics.sizeInBytes),
-                "usedDatabaseSize": .integer(statistics.sizeInBytes),
+                "databaseSize": sizes.size(statistics.sizeInBytes),
+                "usedDatabaseSize": sizes.size(statistics.sizeInBytes),
                 "lastUpdate": .text(last?.description),
                 "indexes": .object(indexes),
             ]))
     }
 
-    /// `numberOfDocuments`, `isIndexing` (always false: a write is indexed before it is
-    /// answered) and `fieldDistribution` (how many documents have each field).
-    private func indexStats(_ kind: Kind) async throws -> JSONValue {
-        let (count, distribution) = try await pool.read { index in
+    /// `numberOfDocuments`; `rawDocumentDbSize` and `avgDocumentSize` (the documents' bytes
+    /// as JSON, all and on average); `isIndexing` (always false: a write is indexed before it
+    /// is answered); no embeddings; `fieldDistribution` (how many documents have each field);
+    /// `indexSize` and `usedIndexSize` (the pages of the index's tables in the file, and their
+    /// bytes in use: ``SearchIndex/tableSizes(of:)``), and with `showInternalDatabaseSizes`
+    /// `internalDatabaseSizes`, those of each table.
+    private func indexStats(_ kind: Kind, _ sizes: StatsOptions) async throws -> JSONValue {
+        let (count, bytes, distribution, tables) = try await pool.read { index in
             var counts: [(String, Int)] = []
             var positions: [String: Int] = [:]
             var after: Int64?
             var count = 0
+            var bytes = 0
             while true {
                 let page = try Self.records(of: kind, in: index, after: after, limit: 1000)
                 guard let last = page.last else { break }
                 after = last.id
                 count += page.count
                 for record in page {
+                    bytes += JSONValue.object(record.documentMembers).jsonText.utf8.count
                     for member in record.documentMembers {
                         if let position = positions[member.key] {
                             counts[position].1 += 1
@@ -173,29 +203,57 @@ struct MeilisearchRoutes: Sendable {
                     }
                 }
             }
-            return (count, counts.sorted { $0.0 < $1.0 })
+            return (count, bytes, counts.sorted { $0.0 < $1.0 }, try index.tableSizes(of: kind))
         }
-        return JSONResponse.object([
+        let fields: KeyValuePairs<String, JSONValue> = [
             "numberOfDocuments": .integer(count),
+            "rawDocumentDbSize": sizes.size(bytes),
+            "avgDocumentSize": sizes.size(count == 0 ? 0 : bytes / count),
             "isIndexing": .bool(false),
+            "numberOfEmbeddings": .integer(0),
+            "numberOfEmbeddedDocuments": .integer(0),
             "fieldDistribution": .object(
                 distribution.map { JSONMember(key: $0.0, value: .integer($0.1)) }),
-        ])
+            "indexSize": sizes.size(tables.reduce(0) { $0 + $1.bytes }),
+            "usedIndexSize": sizes.size(tables.reduce(0) { $0 + $1.usedBytes }),
+        ]
+        var members = fields.map { JSONMember(key: $0.key, value: $0.value) }
+        if sizes.showsInternalDatabaseSizes {
+            members.append(
+                JSONMember(
+                    key: "internalDatabaseSizes",
+                    value: .object(
+                        tables.map { JSONMember(key: $0.name, value: sizes.size($0.bytes)) })))
+        }
+        return .object(members)
     }
 
-    /// `uid`, `primaryKey`, and as `createdAt` the creation time of the first record, as
-    /// `updatedAt` the last task's end or else that record's change time.
+    /// `uid`, `primaryKey`, and as `createdAt` the earliest of the first record's creation
+    /// and the first task on the index, or else when the database file last changed; as
+    /// `updatedAt` the last task's end, or else `createdAt`. Both are always times, as in
+    /// Meilisearch.
     private func index(_ kind: Kind) async throws -> JSONValue {
         let first = try await pool.read { index in
             try Self.records(of: kind, in: index, after: nil, limit: 1).first
         }
-        let updated = tasks.lastFinished(on: kind.rawValue) ?? first?.updatedAt
+        let created =
+            [first?.createdAt, tasks.firstEnqueued(on: kind.rawValue)].compactMap { $0 }.min()
+            ?? Self.modificationTime(of: configuration.databasePath) ?? Timestamp.now()
+        let updated = max(tasks.lastFinished(on: kind.rawValue) ?? created, created)
         return JSONResponse.object([
             "uid": .string(kind.rawValue),
             "primaryKey": .string("id"),
-            "createdAt": .text(first?.createdAt?.description),
-            "updatedAt": .text(updated?.description),
+            "createdAt": .string(created.description),
+            "updatedAt": .string(updated.description),
         ])
+    }
+
+    private static func modificationTime(of path: String) -> Timestamp? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Timestamp(
+            millisecondsSinceEpoch: Int64(status.st_mtim.tv_sec) * 1000
+                + Int64(status.st_mtim.tv_nsec) / 1_000_000)
     }
 
     private func indexList(_ request: Request) async throws -> Response {
@@ -216,17 +274,89 @@ struct MeilisearchRoutes: Sendable {
             ]))
     }
 
+    /// `POST /indexes`: `people` and `animals` exist already, so their creation is a task that
+    /// fails with `index_already_exists`, as in Meilisearch; another uid is refused at once.
     private func createIndex(_ request: Request) async throws -> Response {
-        let members = try await bodies.jsonObject(request)
-        let uid = members.first { $0.key == "uid" }?.value.scalarText ?? ""
-        if Kind(rawValue: uid) != nil {
-            throw MeilisearchError(
-                .conflict, code: "index_already_exists", "Index `\(uid)` already exists.")
+        _ = try parameters(of: request, allowing: [])
+        var uid = ""
+        var primaryKey: String?
+        for member in try await bodies.jsonObject(request) {
+            switch member.key {
+            case "uid":
+                uid = try MeilisearchSearchQuery.string(
+                    member.value, code: "invalid_index_uid", name: "uid")
+            case "primaryKey":
+                primaryKey = try MeilisearchSearchQuery.optionalString(
+                    member.value, code: "invalid_index_primary_key", name: "primaryKey")
+            default:
+                throw MeilisearchError.invalid(
+                    "bad_request",
+                    "Unknown field `\(member.key)`: expected one of `uid`, `primaryKey`.")
+            }
         }
-        throw MeilisearchError.invalid(
-            "invalid_index_uid",
-            "ftsearch serves exactly two indexes, people and animals (primary key id), and "
-                + "cannot create `\(uid)`.")
+        guard let kind = Kind(rawValue: uid) else {
+            throw MeilisearchError.invalid(
+                "invalid_index_uid",
+                "ftsearch serves exactly two indexes, people and animals (primary key id), and "
+                    + "cannot create `\(uid)`.")
+        }
+        return try recordIndexTask(
+            kind, type: "indexCreation",
+            error: MeilisearchError(
+                .conflict, code: "index_already_exists", "Index `\(uid)` already exists."),
+            details: ["primaryKey": .text(primaryKey)])
+    }
+
+    /// `PATCH /indexes/{uid}`: a task that succeeds when it keeps the primary key `id`, and
+    /// fails with `index_primary_key_already_exists` for another; a new uid is refused.
+    private func updateIndex(_ request: Request, _ kind: Kind) async throws -> Response {
+        _ = try parameters(of: request, allowing: [])
+        var primaryKey: String?
+        for member in try await bodies.jsonObject(request) {
+            switch member.key {
+            case "primaryKey":
+                primaryKey = try MeilisearchSearchQuery.optionalString(
+                    member.value, code: "invalid_index_primary_key", name: "primaryKey")
+            case "uid":
+                throw MeilisearchError.invalid(
+                    "immutable_index_uid",
+                    "ftsearch's indexes are people and animals: `\(kind.rawValue)` cannot be "
+                        + "renamed.")
+            default:
+                throw MeilisearchError.invalid(
+                    "bad_request",
+                    "Unknown field `\(member.key)`: expected one of `primaryKey`, `uid`.")
+            }
+        }
+        let error: MeilisearchError? =
+            primaryKey == nil || primaryKey == "id"
+            ? nil
+            : .invalid(
+                "index_primary_key_already_exists",
+                "Index `\(kind.rawValue)` already has a primary key: `id`.")
+        return try recordIndexTask(
+            kind, type: "indexUpdate", error: error, details: ["primaryKey": .text(primaryKey)])
+    }
+
+    /// Records a finished task on `kind` and answers 202 with its receipt.
+    private func recordIndexTask(
+        _ kind: Kind, type: String, error: MeilisearchError?,
+        details: KeyValuePairs<String, JSONValue>
+    ) throws -> Response {
+        let now = Timestamp.now()
+        var task = MeilisearchTaskStore.Task(
+            uid: 0, indexUid: kind.rawValue, type: type,
+            status: error == nil ? "succeeded" : "failed",
+            details: details.map { JSONMember(key: $0.key, value: $0.value) },
+            error: error?.jsonObject ?? .null, enqueuedAt: now, startedAt: now,
+            finishedAt: Timestamp.now())
+        return accepted(&task)
+    }
+
+    /// The query string's parameters, only `names` allowed: another is a 400 `bad_request`,
+    /// as Meilisearch refuses an unknown parameter.
+    func parameters(of request: Request, allowing names: Set<String>) throws -> QueryParameters {
+        try QueryParameters(request, allowing: names, maximumSize: configuration.maximumQuerySize)
     }
 
     // MARK: Generic over the model

@@ -7,11 +7,14 @@ import FTSearchKit
 /// (`filter`, `facets`, `sort`...) a 400 that says so, unless it is empty.
 struct MeilisearchSearchQuery: Sendable {
     enum MatchingStrategy: String, Sendable {
-        /// Every word must match (ftsearch's rule).
+        /// Every word must match (the native API's and the command line's rule).
         case all
-        /// When nothing matches every word, the last word is dropped, and so on (Meilisearch's
-        /// default there; here it must be asked for).
+        /// The documents that match every word first, then those that match all but the last,
+        /// and so on; phrases are never dropped (Meilisearch's default, and so the default of
+        /// these routes).
         case last
+        /// As `last`, but the word most records hold is dropped first, and so on.
+        case frequency
     }
 
     var text = ""
@@ -29,7 +32,7 @@ struct MeilisearchSearchQuery: Sendable {
     var showMatchesPosition = false
     var showRankingScore = false
     var attributesToSearchOn: [String]?
-    var matchingStrategy = MatchingStrategy.all
+    var matchingStrategy = MatchingStrategy.last
     /// ftsearch's extension: `prefix` (the default), `substring`, `exact` or `fuzzy`.
     var match = MatchMode.prefix
     /// The index of a multi-search query.
@@ -42,13 +45,13 @@ struct MeilisearchSearchQuery: Sendable {
         "q", "offset", "limit", "page", "hitsPerPage", "attributesToRetrieve",
         "attributesToHighlight", "highlightPreTag", "highlightPostTag", "attributesToCrop",
         "cropLength", "cropMarker", "showMatchesPosition", "showRankingScore",
-        "attributesToSearchOn", "matchingStrategy", "ftsearchMatch",
+        "attributesToSearchOn", "matchingStrategy", "locales", "ftsearchMatch",
     ]
 
     /// Meilisearch's parameters that ftsearch does not implement: accepted when empty.
     static let unsupported = [
         "filter", "facets", "sort", "distinct", "vector", "hybrid", "retrieveVectors",
-        "rankingScoreThreshold", "showRankingScoreDetails", "locales", "showPerformanceDetails",
+        "rankingScoreThreshold", "showRankingScoreDetails", "showPerformanceDetails",
         "media", "facetName", "facetQuery", "federationOptions",
     ]
 
@@ -75,9 +78,11 @@ struct MeilisearchSearchQuery: Sendable {
             case "limit":
                 limit = try Self.integer(value, code: code(), name: name, in: 0...maximumLimit)
             case "page":
-                page = try Self.integer(value, code: code(), name: name, in: 1...Int(Int32.max))
+                // null is unset, as in Meilisearch; page 0 is an empty page.
+                page = try Self.optionalInteger(
+                    value, code: code(), name: name, in: 0...Int(Int32.max))
             case "hitsPerPage":
-                hitsPerPage = try Self.integer(
+                hitsPerPage = try Self.optionalInteger(
                     value, code: code(), name: name, in: 0...maximumLimit)
             case "attributesToRetrieve":
                 attributesToRetrieve = try Self.strings(value, code: code(), name: name)
@@ -97,6 +102,9 @@ struct MeilisearchSearchQuery: Sendable {
                 showMatchesPosition = try Self.bool(value, code: code(), name: name)
             case "showRankingScore":
                 showRankingScore = try Self.bool(value, code: code(), name: name)
+            case "locales":
+                // Checked, then not needed: ftsearch folds and splits every script one way.
+                _ = try Self.strings(value, code: code(), name: name)
             case "attributesToSearchOn":
                 attributesToSearchOn = try Self.strings(value, code: code(), name: name)
             case "matchingStrategy":
@@ -104,9 +112,8 @@ struct MeilisearchSearchQuery: Sendable {
                 guard let strategy = MatchingStrategy(rawValue: text) else {
                     throw .invalid(
                         code(),
-                        "matchingStrategy `\(text)` is not supported: ftsearch knows `all` "
-                            + "(every word matches, the default) and `last` (drop words from the "
-                            + "end until something matches); `frequency` is not implemented.")
+                        "Unknown value `\(text)` at `.matchingStrategy`: expected one of `last` "
+                            + "(the default), `all`, `frequency`.")
                 }
                 matchingStrategy = strategy
             case "ftsearchMatch":
@@ -143,7 +150,7 @@ struct MeilisearchSearchQuery: Sendable {
     {
         let lists: Set<String> = [
             "attributesToRetrieve", "attributesToHighlight", "attributesToCrop",
-            "attributesToSearchOn", "facets", "sort",
+            "attributesToSearchOn", "facets", "sort", "locales",
         ]
         let numbers: Set<String> = ["offset", "limit", "page", "hitsPerPage", "cropLength"]
         let booleans: Set<String> = ["showMatchesPosition", "showRankingScore"]
@@ -232,6 +239,14 @@ struct MeilisearchSearchQuery: Sendable {
                     + "\(range.upperBound).")
         }
         return number
+    }
+
+    /// An integer in `range`, or nil for null.
+    static func optionalInteger(
+        _ value: JSONValue, code: String, name: String, in range: ClosedRange<Int>
+    ) throws(MeilisearchError) -> Int? {
+        if case .null = value { return nil }
+        return try integer(value, code: code, name: name, in: range)
     }
 
     static func bool(_ value: JSONValue, code: String, name: String) throws(MeilisearchError)

@@ -21,7 +21,8 @@ final class MeilisearchTaskStore: Sendable {
     /// One finished task.
     struct Task: Sendable {
         var uid: Int
-        var indexUid: String
+        /// nil for a task on no index (a task deletion).
+        var indexUid: String?
         var type: String
         var status: String
         var details: [JSONMember]
@@ -29,6 +30,8 @@ final class MeilisearchTaskStore: Sendable {
         var enqueuedAt: Timestamp
         var startedAt: Timestamp
         var finishedAt: Timestamp
+        /// The `customMetadata` the write was given, shown on the task and its receipt.
+        var customMetadata: String? = nil
 
         var jsonObject: JSONValue {
             let milliseconds = finishedAt.millisecondsSinceEpoch - startedAt.millisecondsSinceEpoch
@@ -36,7 +39,7 @@ final class MeilisearchTaskStore: Sendable {
             return JSONResponse.object([
                 "uid": .integer(uid),
                 "batchUid": .integer(uid),
-                "indexUid": .string(indexUid),
+                "indexUid": .text(indexUid),
                 "status": .string(status),
                 "type": .string(type),
                 "canceledBy": .null,
@@ -46,18 +49,18 @@ final class MeilisearchTaskStore: Sendable {
                 "enqueuedAt": .string(enqueuedAt.description),
                 "startedAt": .string(startedAt.description),
                 "finishedAt": .string(finishedAt.description),
-            ])
+            ]).appendingCustomMetadata(customMetadata)
         }
 
         /// The summary a write answers with (202).
         var receipt: JSONValue {
             JSONResponse.object([
                 "taskUid": .integer(uid),
-                "indexUid": .string(indexUid),
+                "indexUid": .text(indexUid),
                 "status": .string("enqueued"),
                 "type": .string(type),
                 "enqueuedAt": .string(enqueuedAt.description),
-            ])
+            ]).appendingCustomMetadata(customMetadata)
         }
 
         private static func threeDigits(_ value: Int64) -> String {
@@ -66,11 +69,46 @@ final class MeilisearchTaskStore: Sendable {
         }
     }
 
+    /// A kept task: its object as shown, and what filters read.
+    struct Entry: Sendable {
+        var uid: Int
+        var object: JSONValue
+        var indexUid: String?
+        var status: String
+        var type: String
+        var enqueuedAt: Timestamp?
+        var startedAt: Timestamp?
+        var finishedAt: Timestamp?
+
+        init(object: JSONValue) {
+            let members: [JSONMember]
+            if case .object(let all) = object { members = all } else { members = [] }
+            func text(_ key: String) -> String? {
+                members.first { $0.key == key }?.value.scalarText
+            }
+            uid = text("uid").flatMap { Int($0) } ?? -1
+            self.object = object
+            indexUid = text("indexUid")
+            status = text("status") ?? ""
+            type = text("type") ?? ""
+            enqueuedAt = text("enqueuedAt").flatMap { Timestamp(iso8601: $0) }
+            startedAt = text("startedAt").flatMap { Timestamp(iso8601: $0) }
+            finishedAt = text("finishedAt").flatMap { Timestamp(iso8601: $0) }
+        }
+    }
+
     private struct State {
-        var tasks: [(uid: Int, object: JSONValue, indexUid: String, status: String, type: String)] =
-            []
+        var tasks: [Entry] = []
         var nextUid = 0
         var lastFinished: [String: Timestamp] = [:]
+
+        mutating func keep(_ entry: Entry) {
+            tasks.append(entry)
+            nextUid = max(nextUid, entry.uid + 1)
+            if let index = entry.indexUid, let finished = entry.finishedAt {
+                lastFinished[index] = max(lastFinished[index] ?? finished, finished)
+            }
+        }
     }
 
     let path: String
@@ -82,20 +120,9 @@ final class MeilisearchTaskStore: Sendable {
         let text = Self.contents(of: path)
         state.withLock { state in
             for line in text.split(separator: "\n") {
-                guard case .object(let members)? = JSONValue(parsing: String(line)),
-                    let uid = members.first(where: { $0.key == "uid" })?.value.scalarText.flatMap({
-                        Int($0)
-                    })
-                else { continue }
-                func text(_ key: String) -> String {
-                    members.first { $0.key == key }?.value.scalarText ?? ""
-                }
-                state.tasks.append(
-                    (uid, .object(members), text("indexUid"), text("status"), text("type")))
-                state.nextUid = max(state.nextUid, uid + 1)
-                if let finished = Timestamp(iso8601: text("finishedAt")) {
-                    state.lastFinished[text("indexUid")] = finished
-                }
+                guard let object = JSONValue(parsing: String(line)) else { continue }
+                let entry = Entry(object: object)
+                if entry.uid >= 0 { state.keep(entry) }
             }
         }
     }
@@ -108,9 +135,7 @@ final class MeilisearchTaskStore: Sendable {
         state.withLock { state in
             task.uid = state.nextUid
             let object = task.jsonObject
-            state.nextUid += 1
-            state.tasks.append((task.uid, object, task.indexUid, task.status, task.type))
-            state.lastFinished[task.indexUid] = task.finishedAt
+            state.keep(Entry(object: object))
             let line = Array((object.jsonText + "\n").utf8)
             let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { return Self.failure(errno) }
@@ -127,27 +152,70 @@ final class MeilisearchTaskStore: Sendable {
         state.withLock { state in state.tasks.first { $0.uid == uid }?.object }
     }
 
+    /// When the first task kept on `indexUid` was enqueued.
+    func firstEnqueued(on indexUid: String) -> Timestamp? {
+        state.withLock { state in
+            state.tasks.first { $0.indexUid == indexUid }?.enqueuedAt
+        }
+    }
+
     /// When the last task on `indexUid` finished.
     func lastFinished(on indexUid: String) -> Timestamp? {
         state.withLock { $0.lastFinished[indexUid] }
     }
 
-    /// The tasks newest first, from uid `from` down, that pass `filter`; their total; the uid
-    /// of the first and of the next page.
-    func tasks(
-        limit: Int, from: Int?,
-        where filter: (_ uid: Int, _ indexUid: String, _ status: String, _ type: String) -> Bool
-    ) -> (results: [JSONValue], total: Int, firstUid: Int, next: Int?) {
+    /// The tasks that pass `filter`, newest first (oldest first when `reverse`), from uid
+    /// `from` on; their total; the uid of the first and of the next page.
+    func tasks(limit: Int, from: Int?, reverse: Bool, where filter: (Entry) -> Bool)
+        -> (results: [JSONValue], total: Int, firstUid: Int, next: Int?)
+    {
         state.withLock { state in
-            let matching = state.tasks.reversed().filter {
-                filter($0.uid, $0.indexUid, $0.status, $0.type)
+            let ordered = reverse ? Array(state.tasks) : state.tasks.reversed()
+            let matching = ordered.filter(filter)
+            let page = matching.filter { task in
+                guard let from else { return true }
+                return reverse ? task.uid >= from : task.uid <= from
             }
-            let page = matching.filter { $0.uid <= (from ?? Int.max) }
             return (
                 page.prefix(limit).map(\.object), matching.count, page.first?.uid ?? 0,
                 page.count > limit ? page[limit].uid : nil
             )
         }
+    }
+
+    /// Deletes the finished tasks that pass `filter` from the store and its file (rewritten
+    /// whole, then renamed over the old one); how many matched and how many were deleted.
+    ///
+    /// - Throws: 500 when the file cannot be rewritten (nothing is deleted then).
+    func deleteTasks(where filter: (Entry) -> Bool) throws(MeilisearchError) -> (
+        matched: Int, deleted: Int
+    ) {
+        try state.withLock { state throws(MeilisearchError) in
+            let matched = state.tasks.filter(filter).count
+            let kept = state.tasks.filter { !filter($0) }
+            let text = kept.map { $0.object.jsonText + "\n" }.joined()
+            let temporary = path + ".new"
+            let descriptor = open(temporary, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw Self.unrewritable(path, errno) }
+            let bytes = Array(text.utf8)
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            let synced = fsync(descriptor) == 0
+            close(descriptor)
+            guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+                let code = errno
+                unlink(temporary)
+                throw Self.unrewritable(path, code)
+            }
+            state.tasks = kept
+            return (matched, matched)
+        }
+    }
+
+    private static func unrewritable(_ path: String, _ code: Int32) -> MeilisearchError {
+        MeilisearchError(
+            .internalServerError, code: "io_error",
+            "the task file \(path) could not be rewritten (\(failure(code))): no task was deleted",
+            type: .system)
     }
 
     private static func failure(_ code: Int32) -> String {
@@ -166,5 +234,13 @@ final class MeilisearchTaskStore: Sendable {
             bytes += buffer[..<count]
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension JSONValue {
+    /// The object with `customMetadata` last, when there is one.
+    fileprivate func appendingCustomMetadata(_ metadata: String?) -> JSONValue {
+        guard let metadata, case .object(let members) = self else { return self }
+        return .object(members + [JSONMember(key: "customMetadata", value: .string(metadata))])
     }
 }
