@@ -44,7 +44,9 @@ private final class SpoolFile: Sendable {
     init(besideDatabaseAt databasePath: String) throws {
         let folder =
             databasePath.lastIndex(of: "/").map { String(databasePath[..<$0]) } ?? "."
-        var template = ((folder.isEmpty ? "/" : folder + "/") + ".ftsearch-upload-XXXXXX")
+        // mkstemp(3) replaces the template's last six characters (all `X`) with a unique name.
+        let unique = String(repeating: "X", count: 6)
+        var template = ((folder.isEmpty ? "/" : folder + "/") + ".ftsearch-upload-" + unique)
             .utf8CString
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
