@@ -29,6 +29,8 @@ import threading
 import time
 import urllib.parse
 
+from loopback import free_port, label, log
+
 ROOT, WORK = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv
 SIZES = [100_000] if QUICK else [100_000, 1_000_000]
@@ -40,18 +42,6 @@ ENV = dict(os.environ, FTSEARCH_NO_HISTORY="1")
 ENV.pop("FTSEARCH_DB", None)
 
 
-def log(message):
-    print(message, file=sys.stderr, flush=True)
-
-
-def label(n):
-    return f"{n // 1_000_000}M" if n >= 1_000_000 else f"{n // 1000}k"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def typed_queries(data, count=200, seed=17):
