@@ -9,15 +9,15 @@ struct IndexOptions {
 
     /// Nil when the index is not one the doclist reader decodes: options other than
     /// `tokenize=`, `prefix=` and external content (`detail=`, `columnsize=`,
-    /// `contentless_delete=`...), or another `%_config` version. A statement's options are
+    /// `contentless_delete=`...), or a `%_config` version other than `formatVersion`. A statement's options are
     /// parsed once and kept with the connection, as its definition is (see
     /// ``FTSearchSQLite/Database/tableDefinition(named:)``).
-    init?(of index: String, in database: Database) throws {
+    init?(of index: String, in database: Database, formatVersion: Int) throws {
         guard
             let sql = try database.tableDefinition(named: index),
             let version = try database.cachedStatement(
                 sql: "SELECT v FROM \"\(index)_config\" WHERE k = 'version'"
-            ).firstRow([], { $0.int(at: 0) }), version == DoclistRanking.formatVersion
+            ).firstRow([], { $0.int(at: 0) }), version == formatVersion
         else { return nil }
         let kept = database.kept(Kept.self) { Kept() }
         let options: IndexOptions?

@@ -189,8 +189,7 @@ struct RankingMaintenance {
             }
         }
         // The changed rows as they are now, ranked by the same collector a search fills.
-        let collector = RankedPage.makeCollector(
-            plan, capacity: changes.count, database: database)
+        let collector = FTS5RankCollector(plan: plan, capacity: changes.count, on: database)
         defer { collector.closeSizeReader() }
         collector.start(
             rowCount: averages.rowCount, tokenCount: averages.tokenCount, matchPhraseRows: [])

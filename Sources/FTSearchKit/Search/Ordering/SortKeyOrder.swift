@@ -15,15 +15,19 @@ struct SortKeyOrder {
     /// at once, here and on the helper's connection.
     static let parallelSortKeyMinimum = 256
 
-    /// The rows at positions `window` of `rows` in this order. Nil when a sort key cannot be
-    /// read (the caller then orders the rows in SQL).
+    /// The rows at positions `window` of `rows` in this order: by codes, then whole keys where
+    /// codes tie; by SQLite (``orderedInSQL(_:first:)``) when a sort key cannot be read as text.
     func rows(
         at window: Range<Int>, of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>
-    ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
-        if rows.count > 1, let codes = try SortCodeTable(reading: rows, in: database) {
-            return try self.rows(at: window, of: codes)
-        }
-        return try byKeys(rows, at: window)
+    ) throws -> [(group: Int, kind: Kind, rowid: Int64)] {
+        let ordered =
+            if rows.count > 1, let codes = try SortCodeTable(reading: rows, in: database) {
+                try self.rows(at: window, of: codes)
+            } else {
+                try byKeys(rows, at: window)
+            }
+        return try ordered
+            ?? Array(orderedInSQL(rows, first: window.upperBound).dropFirst(window.lowerBound))
     }
 
     /// The rows at positions `window` of the rows of `codes`, in this order.
