@@ -51,9 +51,16 @@ let package = Package(
             dependencies: ["CSQLite"],
             swiftSettings: strictSettings
         ),
+        // The decoder of FTS5's segments (fts5_index.c's record formats): what the search
+        // pipeline's doclist reader reads FTS5's index with, tested against FTS5's own output.
+        .target(
+            name: "FTS5Segments",
+            dependencies: ["FTSearchSQLite"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "FTSearchKit",
-            dependencies: ["FTSearchSQLite"],
+            dependencies: ["FTSearchSQLite", "FTS5Segments"],
             // Generates Text/LetterFoldingTable.swift.
             exclude: ["Text/generate-letter-folding.py"],
             swiftSettings: strictSettings
@@ -123,6 +130,11 @@ let package = Package(
             name: "FTSearchKitTests",
             dependencies: ["FTSearchKit", "FTSearchSQLite", "FTSearchTestSupport"],
             exclude: ["Resources"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FTS5SegmentsTests",
+            dependencies: ["FTS5Segments", "FTSearchSQLite", "FTSearchTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

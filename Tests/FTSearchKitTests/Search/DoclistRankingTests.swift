@@ -1,3 +1,4 @@
+import FTS5Segments
 import FTSearchSQLite
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import FTS5Segments
 import FTSearchSQLite
 
 /// Decoding the plan's doclists from the segments and walking their rows (see

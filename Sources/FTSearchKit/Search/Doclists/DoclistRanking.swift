@@ -1,3 +1,4 @@
+import FTS5Segments
 import FTSearchSQLite
 
 /// Ranks a ``MatchPlan``'s matches straight from the FTS5 index's doclists, without FTS5's

@@ -1,3 +1,4 @@
+import FTS5Segments
 import FTSearchSQLite
 
 /// Brings a kept ranking up to date with the writes since it was ranked, from the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FTSearchKit
+@testable import FTS5Segments
 
 /// The memory decoded doclists are written to (``ScratchMemory``) is reused from one list to
 /// the next, and keeps no more than its limits.

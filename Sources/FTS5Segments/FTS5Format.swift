@@ -2,17 +2,19 @@ import FTSearchSQLite
 
 /// Something in an FTS5 index's records that FTS5 never writes: a read past a record's end, a
 /// rowid out of order, a column out of range. The reader then gives the search back to FTS5.
-struct FTS5FormatError: Error, Equatable {
-    let reason: String
+package struct FTS5FormatError: Error, Equatable {
+    package let reason: String
+
+    package init(reason: String) { self.reason = reason }
 }
 
 /// The byte-level codecs of FTS5's records (fts5_index.c): SQLite varints and big-endian
 /// 16-bit fields, every read checked against the record's end.
-enum FTS5Format {
+package enum FTS5Format {
     /// The SQLite varint at `offset` (sqlite3Fts5GetVarint): 7 bits a byte, most significant
     /// group first, the high bit set on every byte but the last; a ninth byte gives 8 bits.
     @inline(__always)
-    static func varint(
+    package static func varint(
         in bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int, end: Int
     ) throws(FTS5FormatError) -> UInt64 {
         var value: UInt64 = 0
@@ -29,7 +31,7 @@ enum FTS5Format {
 
     /// A varint that must fit an `Int` of at most `limit`.
     @inline(__always)
-    static func count(
+    package static func count(
         in bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int, end: Int, limit: Int
     ) throws(FTS5FormatError) -> Int {
         let value = try varint(in: bytes, at: &offset, end: end)
@@ -38,7 +40,8 @@ enum FTS5Format {
     }
 
     /// The big-endian 16-bit field at `offset`.
-    static func uint16(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(FTS5FormatError)
+    package static func uint16(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int)
+        throws(FTS5FormatError)
         -> Int
     {
         guard offset + 2 <= bytes.count else { throw FTS5FormatError(reason: "short header") }
@@ -47,28 +50,28 @@ enum FTS5Format {
 }
 
 /// One segment of an FTS5 index, as its structure record lists it.
-struct FTS5Segment: Equatable {
-    let id: Int
-    let firstPage: Int
-    let lastPage: Int
+package struct FTS5Segment: Equatable {
+    package let id: Int
+    package let firstPage: Int
+    package let lastPage: Int
 
     /// The `%_data` rowid of leaf `page` (FTS5_SEGMENT_ROWID).
-    func rowid(ofPage page: Int) -> Int64 { Int64(id) << 37 + Int64(page) }
+    package func rowid(ofPage page: Int) -> Int64 { Int64(id) << 37 + Int64(page) }
 }
 
 /// What an FTS5 index's `%_data` says about the whole index: its segments, newest first, and
 /// the averages bm25 reads.
-struct FTS5Structure {
+package struct FTS5Structure {
     /// Newest first: lower levels before higher ones, and within a level the later segment
     /// first, the order in which FTS5 lets a newer entry for a rowid hide older ones.
-    let segments: [FTS5Segment]
+    package let segments: [FTS5Segment]
     /// The number of rows and of tokens in all columns (the averages record).
-    let rowCount: Int64
-    let tokenCount: Int64
+    package let rowCount: Int64
+    package let tokenCount: Int64
 
     /// The structure record (id 10) and averages record (id 1), read in the legacy format
     /// FTS5 3.40 writes; a V2 record (`contentless_delete=1`) is not this reader's.
-    init(structure: [UInt8], averages: [UInt8], columnCount: Int) throws(FTS5FormatError) {
+    package init(structure: [UInt8], averages: [UInt8], columnCount: Int) throws(FTS5FormatError) {
         var segments: [FTS5Segment] = []
         try structure.withUnsafeBufferPointer { (bytes) throws(FTS5FormatError) in
             guard bytes.count >= 5, bytes[4] != 0xFF else {
@@ -109,13 +112,13 @@ struct FTS5Structure {
 
 /// An index's averages record (id 1 of `%_data`): its row count, and its token count in all
 /// columns, from which bm25 takes the average row size.
-struct FTS5Averages {
-    let rowCount: Int64
-    let tokenCount: Int64
+package struct FTS5Averages {
+    package let rowCount: Int64
+    package let tokenCount: Int64
 
     /// The counts of an index of `columnCount` columns; throws when the record does not
     /// decode or counts no row.
-    init(record averages: [UInt8], columnCount: Int) throws(FTS5FormatError) {
+    package init(record averages: [UInt8], columnCount: Int) throws(FTS5FormatError) {
         var rows: Int64 = 0
         var tokens: Int64 = 0
         try averages.withUnsafeBufferPointer { (bytes) throws(FTS5FormatError) in
@@ -139,7 +142,7 @@ struct FTS5Averages {
 
     /// The counts of `index` as they are now; nil when it has no row or its record does not
     /// decode.
-    init?(of index: String, columnCount: Int, in database: Database) {
+    package init?(of index: String, columnCount: Int, in database: Database) {
         let reader = FTS5DataReader(database: database, index: index)
         defer { reader.close() }
         var bytes: [UInt8] = []

@@ -2,19 +2,19 @@ import FTSearchSQLite
 
 /// Reads the records of an FTS5 index's `%_data` table through one incremental blob handle
 /// moved from record to record (https://sqlite.org/c3ref/blob_reopen.html).
-final class FTS5DataReader {
+package final class FTS5DataReader {
     private let database: Database
     private let blob: BlobReader
 
     /// A reader of `index`'s `%_data` on `database`.
-    init(database: Database, index: String) {
+    package init(database: Database, index: String) {
         self.database = database
         blob = BlobReader(database: database, table: index + "_data", column: "block")
     }
 
     /// Record `rowid` whole, into `bytes` (its storage reused). Throws when there is no such
     /// record or it cannot be read.
-    func read(_ rowid: Int64, into bytes: inout [UInt8]) throws(FTS5FormatError) {
+    package func read(_ rowid: Int64, into bytes: inout [UInt8]) throws(FTS5FormatError) {
         let count = try open(rowid)
         bytes = [UInt8](repeating: 0, count: count)
         let failure = bytes.withUnsafeMutableBytes { buffer -> FTS5FormatError? in
@@ -30,7 +30,7 @@ final class FTS5DataReader {
     /// connection's interrupt check (a search's cancellation, see
     /// `Database.interruptingStatements`) says stop: the search then goes back to FTS5, whose
     /// next statement step is interrupted.
-    func open(_ rowid: Int64) throws(FTS5FormatError) -> Int {
+    package func open(_ rowid: Int64) throws(FTS5FormatError) -> Int {
         if database.interruptCheck?.shouldInterrupt() == true {
             throw FTS5FormatError(reason: "interrupted")
         }
@@ -39,7 +39,7 @@ final class FTS5DataReader {
     }
 
     /// Reads the `count` bytes of the record ``open(_:)`` moved to into `destination`.
-    func read(_ rowid: Int64, count: Int, into destination: UnsafeMutableRawPointer?)
+    package func read(_ rowid: Int64, count: Int, into destination: UnsafeMutableRawPointer?)
         throws(FTS5FormatError)
     {
         guard count > 0 else { return }
@@ -50,7 +50,7 @@ final class FTS5DataReader {
     }
 
     /// Closes the blob handle; the next read opens another.
-    func close() {
+    package func close() {
         blob.close()
     }
 }
@@ -59,33 +59,35 @@ final class FTS5DataReader {
 /// the first rowid when it comes before the first term, and the offset of the footer), the
 /// terms and doclists, and a footer of the terms' offsets. Its bytes are in storage of its
 /// own, reused from page to page; every read of them is checked against these offsets.
-final class FTS5Leaf {
+package final class FTS5Leaf {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity = 4096
     private var count = 0
     /// The offset of the page's first rowid when it precedes its first term, else 0: there a
     /// doclist begun on an earlier page goes on, with an absolute rowid.
-    private(set) var firstRowidOffset = 0
+    package private(set) var firstRowidOffset = 0
     /// Where the terms and doclists end and the footer begins.
-    private(set) var footerOffset = 0
+    package private(set) var footerOffset = 0
     /// The offset of each term on the page, in order.
-    private(set) var termOffsets: [Int] = []
+    package private(set) var termOffsets: [Int] = []
 
-    init() { storage = .allocate(capacity: capacity) }
+    package init() { storage = .allocate(capacity: capacity) }
 
     deinit { storage.deallocate() }
 
     /// The page's bytes, valid until the next ``load(page:of:from:)``.
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+    package var bytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: storage, count: count)
+    }
 
     /// Where the doclist bytes of this page end when a doclist goes on here from the page
     /// before: at its first rowid, its first term, or the footer.
-    var continuationEnd: Int {
+    package var continuationEnd: Int {
         firstRowidOffset != 0 ? firstRowidOffset : termOffsets.first ?? footerOffset
     }
 
     /// Reads page `page` of `segment` and checks its header and footer.
-    func load(page: Int, of segment: FTS5Segment, from reader: FTS5DataReader)
+    package func load(page: Int, of segment: FTS5Segment, from reader: FTS5DataReader)
         throws(FTS5FormatError)
     {
         guard page >= segment.firstPage, page <= segment.lastPage else {
@@ -129,7 +131,7 @@ final class FTS5Leaf {
 
     /// Makes this leaf a copy of `other`'s page, checked already: the page a term was found
     /// on is where its doclist starts, and copying it costs less than reading it again.
-    func copy(_ other: FTS5Leaf) {
+    package func copy(_ other: FTS5Leaf) {
         if other.count > capacity {
             storage.deallocate()
             capacity = max(other.count, 2 * capacity)

@@ -1,7 +1,7 @@
 import FTSearchSQLite
 
 /// Where a doclist's entries are decoded to: each entry's rowid, then its position list.
-protocol DoclistSink: AnyObject {
+package protocol DoclistSink: AnyObject {
     /// Starts an entry for `rowid`; returns what ``takePositions(in:from:to:entry:columnCount:countedColumns:)`` is given for it.
     func append(_ rowid: Int64) -> Int
     /// Takes the position list `bytes[start..<end]` (fts5_index.c, "poslist format") of the
@@ -16,13 +16,13 @@ protocol DoclistSink: AnyObject {
 /// Finds terms in an FTS5 index's segments and decodes their doclists (fts5_index.c,
 /// "TERM/DOCLIST FORMAT") into a ``DoclistSink``: hits counted per column
 /// (``DoclistEntries``), or positions kept (``PhrasePositions``).
-final class FTS5SegmentReader {
+package final class FTS5SegmentReader {
     private let database: Database
     private let index: String
     private let data: FTS5DataReader
-    let columnCount: Int
+    package let columnCount: Int
     /// Bit `c` set when hits in column `c` are counted (the search's column filter).
-    let countedColumns: UInt64
+    package let countedColumns: UInt64
     private let termLeaf = FTS5Leaf()
     private let doclistLeaf = FTS5Leaf()
     private var spanning: [UInt8] = []
@@ -30,7 +30,7 @@ final class FTS5SegmentReader {
     /// segment: prepared once a reader, not looked up by its SQL every time.
     private var startingLeafStatement: Statement?
 
-    init(database: Database, index: String, columnCount: Int, matchedColumns: [Int]?) {
+    package init(database: Database, index: String, columnCount: Int, matchedColumns: [Int]?) {
         self.database = database
         self.index = index
         data = FTS5DataReader(database: database, index: index)
@@ -42,10 +42,10 @@ final class FTS5SegmentReader {
     }
 
     /// Closes the blob handle.
-    func close() { data.close() }
+    package func close() { data.close() }
 
     /// The record `rowid` of `%_data` (the structure and averages records).
-    func record(_ rowid: Int64) throws(FTS5FormatError) -> [UInt8] {
+    package func record(_ rowid: Int64) throws(FTS5FormatError) -> [UInt8] {
         var bytes: [UInt8] = []
         try data.read(rowid, into: &bytes)
         return bytes
@@ -53,7 +53,7 @@ final class FTS5SegmentReader {
 
     /// Appends to `entries` the doclist in `segment` of the term `key` (its index byte
     /// first), if it has one.
-    func appendDoclist<Sink: DoclistSink>(
+    package func appendDoclist<Sink: DoclistSink>(
         of key: [UInt8], in segment: FTS5Segment, to entries: Sink
     ) throws {
         _ = try doclists(of: key, isPrefix: false, in: segment) { entries }
@@ -61,7 +61,7 @@ final class FTS5SegmentReader {
 
     /// The doclists in `segment` of every term starting with `key`, in term order, the hits of
     /// the `wanted` rows counted (see ``DoclistEntries``; nil: of every row).
-    func termDoclists(startingWith key: [UInt8], in segment: FTS5Segment, wanted: [Int64]?)
+    package func termDoclists(startingWith key: [UInt8], in segment: FTS5Segment, wanted: [Int64]?)
         throws -> [(term: [UInt8], entries: DoclistEntries)]
     {
         try doclists(of: key, isPrefix: true, in: segment) {
@@ -72,7 +72,7 @@ final class FTS5SegmentReader {
     /// About how many leaf pages the doclist of the term `key` (or of the terms starting with
     /// it) takes in `segment`: from the page it starts on to the page of the first term after
     /// it, as `%_idx` says, without reading a page.
-    func pageSpan(of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment) throws -> Int {
+    package func pageSpan(of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment) throws -> Int {
         let first = try startingLeaf(of: key, in: segment) ?? segment.firstPage
         // No term has a 0xFF byte (UTF-8 has none): every term starting with `key` is below.
         let next =

@@ -2,17 +2,17 @@ import FTSearchSQLite
 
 /// The options an FTS5 index was created with, as far as reading its doclists depends on
 /// them, from its `CREATE VIRTUAL TABLE` statement and its `%_config` table.
-struct IndexOptions {
-    let tokenizer: String
+package struct IndexOptions {
+    package let tokenizer: String
     /// The `prefix=` lengths, in the order of their indexes (key bytes `'1'`, `'2'`, ...).
-    let prefixLengths: [Int]
+    package let prefixLengths: [Int]
 
     /// Nil when the index is not one the doclist reader decodes: options other than
     /// `tokenize=`, `prefix=` and external content (`detail=`, `columnsize=`,
     /// `contentless_delete=`...), or a `%_config` version other than `formatVersion`. A statement's options are
     /// parsed once and kept with the connection, as its definition is (see
     /// ``FTSearchSQLite/Database/tableDefinition(named:)``).
-    init?(of index: String, in database: Database, formatVersion: Int) throws {
+    package init?(of index: String, in database: Database, formatVersion: Int) throws {
         guard
             let sql = try database.tableDefinition(named: index),
             let version = try database.cachedStatement(
@@ -36,7 +36,7 @@ struct IndexOptions {
         let lowered = sql.lowercased()
         guard
             !["detail", "columnsize", "contentless", "tokendata", "locale"].contains(where: {
-                lowered.containsBytes(of: $0)
+                Self.offset(of: $0, in: lowered) != nil
             }),
             let tokenizer = Self.quotedOption("tokenize", in: sql),
             !tokenizer.contains(" ")
@@ -56,9 +56,18 @@ struct IndexOptions {
     /// The value of `name='value'` in `sql`.
     private static func quotedOption(_ name: String, in sql: String) -> String? {
         let opening = name + "='"
-        guard let offset = sql.utf8Offset(of: opening) else { return nil }
+        guard let offset = offset(of: opening, in: sql) else { return nil }
         let value = sql.utf8.dropFirst(offset + opening.utf8.count)
         guard let end = value.firstIndex(of: UInt8(ascii: "'")) else { return nil }
         return String(decoding: value[..<end], as: UTF8.self)
+    }
+
+    /// The UTF-8 offset of the first `pattern` in `text`, byte by byte (no Unicode matching).
+    private static func offset(of pattern: String, in text: String) -> Int? {
+        let (text, pattern) = (Array(text.utf8), Array(pattern.utf8))
+        guard pattern.count <= text.count else { return nil }
+        return (0...(text.count - pattern.count)).first { start in
+            text[start..<start + pattern.count].elementsEqual(pattern)
+        }
     }
 }

@@ -5,13 +5,13 @@
 /// marker. Only the entries of the rowids in ``wanted`` are kept, when it is set: a phrase
 /// that only tells how a row matched is read for the rows that match, skipping the position
 /// lists of the others. Kept in raw storage of its own, as ``DoclistEntries`` is.
-final class PhrasePositions {
-    private(set) var count = 0
+package final class PhrasePositions {
+    package private(set) var count = 0
     private var capacity: Int
-    private(set) var rowids: UnsafeMutablePointer<Int64>
+    package private(set) var rowids: UnsafeMutablePointer<Int64>
     /// Entry `i`'s positions are `positions[starts[i] ..< starts[i + 1]]`.
-    private(set) var starts: UnsafeMutablePointer<Int>
-    private(set) var positions: UnsafeMutablePointer<UInt64>
+    package private(set) var starts: UnsafeMutablePointer<Int>
+    package private(set) var positions: UnsafeMutablePointer<UInt64>
     private var positionCount = 0
     private var positionCapacity: Int
     /// The memory `rowids`, `starts` and `positions` point into.
@@ -25,11 +25,11 @@ final class PhrasePositions {
     private var highestDecoded = Int64.min
     /// The lowest through the highest rowid of every entry decoded, kept or not (nil when
     /// none).
-    var decodedRowids: ClosedRange<Int64>? {
+    package var decodedRowids: ClosedRange<Int64>? {
         lowestDecoded <= highestDecoded ? lowestDecoded...highestDecoded : nil
     }
 
-    init(wanted: [Int64]? = nil) {
+    package init(wanted: [Int64]? = nil) {
         self.wanted = wanted.map(WantedRows.init)
         (rowids, starts, positions) = (
             rowidStorage.pointer, startStorage.pointer, positionStorage.pointer
@@ -84,7 +84,7 @@ final class PhrasePositions {
     /// the newest entry wins, and delete markers go (as
     /// ``DoclistEntries/resolving(newestFirst:columnCount:)`` resolves them). Segments of
     /// disjoint rowid ranges, as a bulk import writes them, are put end to end.
-    static func resolving(newestFirst lists: [PhrasePositions]) -> PhrasePositions {
+    package static func resolving(newestFirst lists: [PhrasePositions]) -> PhrasePositions {
         let resolved = PhrasePositions()
         if let order = DoclistEntries.endToEndOrder(
             of: lists.map { $0.count > 0 ? $0.rowids[0]...$0.rowids[$0.count - 1] : nil })
@@ -121,7 +121,7 @@ final class PhrasePositions {
     /// every term `k` is at the position of the first plus `k`, in the same column
     /// (fts5ExprPhraseIsMatch), counted per column in the columns of `countedColumns`; the
     /// rows without one are left out.
-    static func phraseHits(
+    package static func phraseHits(
         of terms: [PhrasePositions], columnCount: Int, countedColumns: UInt64
     ) -> DoclistEntries {
         precondition(!terms.isEmpty)
@@ -181,7 +181,7 @@ final class PhrasePositions {
 
 extension PhrasePositions: DoclistSink {
     /// Starts an entry for `rowid`, or returns -1 when it is not wanted.
-    func append(_ rowid: Int64) -> Int {
+    package func append(_ rowid: Int64) -> Int {
         lowestDecoded = min(lowestDecoded, rowid)
         highestDecoded = max(highestDecoded, rowid)
         if wanted != nil, !wanted!.contains(rowid) { return -1 }
@@ -195,7 +195,7 @@ extension PhrasePositions: DoclistSink {
     /// Decodes a position list: offsets in column 0, then for each further column a 0x01
     /// byte, the column number, and its offsets, each a varint of the distance from the one
     /// before plus 2 (fts5PoslistNext).
-    func takePositions(
+    package func takePositions(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry: Int,
         columnCount: Int, countedColumns: UInt64
     ) throws(FTS5FormatError) {

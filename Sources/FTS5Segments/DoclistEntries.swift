@@ -7,23 +7,23 @@
 /// position list is passed over. That is all such a row is needed for: to count the rows a
 /// phrase hits (bm25's IDF), as a search of several tokens does for every phrase, while only
 /// the rows every token matches are scored.
-final class DoclistEntries {
-    let columnCount: Int
+package final class DoclistEntries {
+    package let columnCount: Int
     /// The rows whose hits are counted; nil for all.
     private var wanted: WantedRows?
     /// Whether the entry being decoded is of a wanted row.
     private var isWantedEntry = true
-    private(set) var count = 0
-    private(set) var rowids: UnsafeMutablePointer<Int64>
+    package private(set) var count = 0
+    package private(set) var rowids: UnsafeMutablePointer<Int64>
     /// `columnCount` counts per entry.
-    private(set) var hits: UnsafeMutablePointer<UInt32>
+    package private(set) var hits: UnsafeMutablePointer<UInt32>
     /// How many entries fit.
     private var capacity: Int
     /// The memory `rowids` and `hits` point into.
     private var rowidStorage: ScratchBuffer<Int64>
     private var hitStorage: ScratchBuffer<UInt32>
 
-    init(columnCount: Int, capacity: Int = 64, wanted: [Int64]? = nil) {
+    package init(columnCount: Int, capacity: Int = 64, wanted: [Int64]? = nil) {
         precondition(columnCount > 0 && capacity > 0)
         self.columnCount = columnCount
         self.wanted = wanted.map(WantedRows.init)
@@ -61,7 +61,7 @@ final class DoclistEntries {
 
     /// Starts an entry for `rowid`, with no hits yet; returns where its counts start in `hits`.
     @inline(__always)
-    func append(_ rowid: Int64) -> Int {
+    package func append(_ rowid: Int64) -> Int {
         if wanted != nil { isWantedEntry = wanted!.contains(rowid) }
         if count == zeroedEntries { zeroAhead() }
         if count > 0 && rowids[count - 1] >= rowid { isResolved = false }
@@ -72,7 +72,7 @@ final class DoclistEntries {
 
     /// Adds a hit in `column` to the entry whose counts start at `start`.
     @inline(__always)
-    func addHit(at start: Int, column: Int) {
+    package func addHit(at start: Int, column: Int) {
         hits[start + column] &+= 1
     }
 
@@ -83,7 +83,9 @@ final class DoclistEntries {
 
     /// Whether entry `entry` of `hits` (`columnCount` counts per entry) has a hit.
     @inline(__always)
-    static func hasHits(_ entry: Int, in hits: UnsafePointer<UInt32>, columnCount: Int) -> Bool {
+    package static func hasHits(_ entry: Int, in hits: UnsafePointer<UInt32>, columnCount: Int)
+        -> Bool
+    {
         let start = entry * columnCount
         for column in 0..<columnCount where hits[start + column] > 0 { return true }
         return false
@@ -116,10 +118,10 @@ final class DoclistEntries {
     /// rowid in two segments) and each entry with a hit (no delete marker, nothing filtered
     /// out). Kept as entries are decoded (``append(_:)``, ``takePositions(in:from:to:entry:columnCount:countedColumns:)``);
     /// false once entries are copied in from other lists.
-    private(set) var isResolved = true
+    package private(set) var isResolved = true
 
     /// A copy of the entries in `range`.
-    func entries(in range: Range<Int>) -> DoclistEntries {
+    package func entries(in range: Range<Int>) -> DoclistEntries {
         let copy = DoclistEntries(columnCount: columnCount, capacity: max(1, range.count))
         for entry in range { copy.append(entry: entry, of: self) }
         return copy
@@ -130,7 +132,7 @@ final class DoclistEntries {
     /// entries without a hit go, delete markers (an empty position list) and rows with hits
     /// only in columns not searched alike. Segments of disjoint rowid ranges, as a bulk import
     /// writes them, are simply put end to end.
-    static func resolving(newestFirst lists: [DoclistEntries], columnCount: Int)
+    package static func resolving(newestFirst lists: [DoclistEntries], columnCount: Int)
         -> DoclistEntries
     {
         let merged =
@@ -151,12 +153,12 @@ final class DoclistEntries {
     }
 
     /// The lowest through the highest rowid; nil when there is no entry.
-    var rowidSpan: ClosedRange<Int64>? { count > 0 ? rowids[0]...rowids[count - 1] : nil }
+    package var rowidSpan: ClosedRange<Int64>? { count > 0 ? rowids[0]...rowids[count - 1] : nil }
 
     /// The order in which lists of ascending rowids spanning `spans` (nil: an empty list, left
     /// out) go end to end: by rowid, when no two spans overlap, as a bulk import's segments'
     /// do; nil when some do.
-    static func endToEndOrder(of spans: [ClosedRange<Int64>?]) -> [Int]? {
+    package static func endToEndOrder(of spans: [ClosedRange<Int64>?]) -> [Int]? {
         let order = spans.indices.filter { spans[$0] != nil }
             .sorted { spans[$0]!.lowerBound < spans[$1]!.lowerBound }
         let isDisjoint = zip(order, order.dropFirst()).allSatisfy { earlier, later in
@@ -167,7 +169,7 @@ final class DoclistEntries {
 
     /// The entries of several terms of one prefix phrase, each list already resolved: the
     /// phrase hits a row where any of its terms does, as often as they all do.
-    static func union(_ lists: [DoclistEntries], columnCount: Int) -> DoclistEntries {
+    package static func union(_ lists: [DoclistEntries], columnCount: Int) -> DoclistEntries {
         guard lists.count != 1 else { return lists[0] }
         return merging(
             lists.enumerated().map { ($1, $0) }, columnCount: columnCount, sumsHits: true)
@@ -232,7 +234,7 @@ final class DoclistEntries {
     /// The first of `count` rowids at or after `position` that is at least `rowid` (galloping,
     /// so that a short list walks a long one in few steps).
     @inline(__always)
-    static func position(
+    package static func position(
         atLeast rowid: Int64, from position: Int, in rowids: UnsafePointer<Int64>,
         count: Int
     ) -> Int {
@@ -255,7 +257,7 @@ final class DoclistEntries {
 
 extension DoclistEntries: DoclistSink {
     @inline(__always)
-    func takePositions(
+    package func takePositions(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry hitsStart: Int,
         columnCount: Int, countedColumns: UInt64
     ) throws(FTS5FormatError) {
@@ -273,7 +275,7 @@ extension DoclistEntries: DoclistSink {
     /// Whether `countedColumns` has the bit of each of `columnCount` columns: then every
     /// position of a list is a hit, and a list that is not empty has one.
     @inline(__always)
-    static func searchesEveryColumn(_ countedColumns: UInt64, of columnCount: Int) -> Bool {
+    package static func searchesEveryColumn(_ countedColumns: UInt64, of columnCount: Int) -> Bool {
         // A masking shift: `columnCount` is 1 through 64, and `>>` would test for more.
         countedColumns == UInt64.max &>> UInt64(truncatingIfNeeded: 64 - columnCount)
     }
@@ -283,7 +285,7 @@ extension DoclistEntries: DoclistSink {
     /// column a 0x01 byte, the column number, and its offsets, each offset a varint of at
     /// least 2. Most offsets are one byte, counted without leaving the loop.
     @inline(__always)
-    static func forEachColumn(
+    package static func forEachColumn(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, columnCount: Int,
         countedColumns: UInt64, _ body: (_ column: Int, _ hits: UInt32) -> Void
     ) throws(FTS5FormatError) {
@@ -324,17 +326,17 @@ extension DoclistEntries: DoclistSink {
 /// Rowids asked for, ascending, looked up in the order a doclist's entries come: each
 /// segment's rowids ascend, so each lookup goes on from the one before until a segment starts
 /// over.
-struct WantedRows {
+package struct WantedRows {
     private let rowids: [Int64]
     private var position = 0
     /// The last rowid looked up, and the first wanted one from there (`.max`: none).
     private var last = Int64.min
     private var next = Int64.min
 
-    init(_ rowids: [Int64]) { self.rowids = rowids }
+    package init(_ rowids: [Int64]) { self.rowids = rowids }
 
     @inline(__always)
-    mutating func contains(_ rowid: Int64) -> Bool {
+    package mutating func contains(_ rowid: Int64) -> Bool {
         // Most rowids of a long doclist come before the next one wanted.
         if rowid >= last && rowid < next {
             last = rowid

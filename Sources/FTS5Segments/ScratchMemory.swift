@@ -8,27 +8,27 @@ import Synchronization
 /// fresh memory and copied its lists each time one outgrew its buffer. Blocks of
 /// ``smallestKept`` bytes or more given back are kept here, up to ``mostKept`` bytes in all,
 /// and the next buffer that needs one takes the smallest kept block that holds it, whole.
-final class ScratchMemory: Sendable {
+package final class ScratchMemory: Sendable {
     /// A block of memory, aligned for any of the values the lists hold.
-    struct Block: @unchecked Sendable {
+    package struct Block: @unchecked Sendable {
         let start: UnsafeMutableRawPointer
         let byteCount: Int
     }
 
     /// The memory every search shares.
-    static let shared = ScratchMemory()
+    package static let shared = ScratchMemory()
 
     /// Blocks smaller than this are freed when given back: malloc serves them from memory it
     /// keeps anyway.
-    static let smallestKept = 64 << 10
+    package static let smallestKept = 64 << 10
     /// The most bytes kept, and the most blocks.
-    let mostKept: Int
-    let mostBlocks: Int
+    package let mostKept: Int
+    package let mostBlocks: Int
 
     /// The kept blocks, smallest first.
     private let kept = Mutex<[Block]>([])
 
-    init(mostKept: Int = 64 << 20, mostBlocks: Int = 32) {
+    package init(mostKept: Int = 64 << 20, mostBlocks: Int = 32) {
         self.mostKept = mostKept
         self.mostBlocks = mostBlocks
     }
@@ -36,7 +36,7 @@ final class ScratchMemory: Sendable {
     /// A block of at least `byteCount` bytes: the smallest kept one that holds them (the
     /// largest, `toGrow` a buffer, which then need not grow again as soon), else a new one of
     /// that size.
-    func take(atLeast byteCount: Int, toGrow: Bool = false) -> Block {
+    package func take(atLeast byteCount: Int, toGrow: Bool = false) -> Block {
         if byteCount >= Self.smallestKept,
             let block = kept.withLock({ blocks -> Block? in
                 guard let largest = blocks.last, largest.byteCount >= byteCount else { return nil }
@@ -54,7 +54,7 @@ final class ScratchMemory: Sendable {
 
     /// Takes `block` back: kept for a later ``take(atLeast:)`` when it is large enough and
     /// fits, else freed. Past the limits the smallest blocks kept are freed first.
-    func give(_ block: Block) {
+    package func give(_ block: Block) {
         guard block.byteCount >= Self.smallestKept, block.byteCount <= mostKept else {
             return block.start.deallocate()
         }
@@ -74,18 +74,18 @@ final class ScratchMemory: Sendable {
     }
 
     /// The bytes kept now.
-    var keptByteCount: Int { kept.withLock { $0.reduce(0) { $0 + $1.byteCount } } }
+    package var keptByteCount: Int { kept.withLock { $0.reduce(0) { $0 + $1.byteCount } } }
 }
 
 /// A growable array of plain values in a block of ``ScratchMemory``: what the doclist lists
 /// keep their rowids, hits and positions in. Its owner calls ``release()`` once, when done.
-struct ScratchBuffer<Element: BitwiseCopyable> {
+package struct ScratchBuffer<Element: BitwiseCopyable> {
     private let memory: ScratchMemory
     private var block: ScratchMemory.Block
-    private(set) var pointer: UnsafeMutablePointer<Element>
+    package private(set) var pointer: UnsafeMutablePointer<Element>
 
     /// Room for at least `minimumCapacity` values (see ``ScratchMemory/take(atLeast:toGrow:)``).
-    init(minimumCapacity: Int, toGrow: Bool = false, in memory: ScratchMemory = .shared) {
+    package init(minimumCapacity: Int, toGrow: Bool = false, in memory: ScratchMemory = .shared) {
         self.memory = memory
         block = memory.take(
             atLeast: minimumCapacity * MemoryLayout<Element>.stride, toGrow: toGrow)
@@ -94,11 +94,11 @@ struct ScratchBuffer<Element: BitwiseCopyable> {
     }
 
     /// How many values fit.
-    var capacity: Int { block.byteCount / MemoryLayout<Element>.stride }
+    package var capacity: Int { block.byteCount / MemoryLayout<Element>.stride }
 
     /// Makes room for at least `wanted` values (when it must move, for at least twice as many
     /// as fitted, in the largest block kept), keeping the first `count`.
-    mutating func reserve(_ wanted: Int, keeping count: Int) {
+    package mutating func reserve(_ wanted: Int, keeping count: Int) {
         guard wanted > capacity else { return }
         let grown = ScratchBuffer(
             minimumCapacity: max(wanted, 2 * capacity), toGrow: true, in: memory)
@@ -108,5 +108,5 @@ struct ScratchBuffer<Element: BitwiseCopyable> {
     }
 
     /// Gives the memory back.
-    func release() { memory.give(block) }
+    package func release() { memory.give(block) }
 }
