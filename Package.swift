@@ -138,6 +138,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "FTSearchServerTests",
+            dependencies: [
+                "FTSearchServer", "FTSearchKit", "FTSearchTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "ftsearchTests",
             dependencies: [
                 "ftsearch", "FTSearchKit", "FTSearchSQLite", "FTSearchServeOptions",
