@@ -81,8 +81,8 @@ extension FTS5RankCollector {
         self.init(
             plan: plan, capacity: capacity, database: database,
             sizeTable: "\(plan.index)_docsize",
-            rowSizes: FullTextIndex.all(of: plan.kind).first { $0.name == plan.index }.map {
-                RowSizes(of: $0, kind: plan.kind)
-            })
+            rowSizes: FullTextIndex.all(of: plan.kind).first {
+                $0.name == plan.index && Ablation.uses(.rowSizes)
+            }.map { RowSizes(of: $0, kind: plan.kind) })
     }
 }

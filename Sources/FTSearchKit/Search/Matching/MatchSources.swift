@@ -19,7 +19,8 @@ struct MatchSources {
     /// The best `capacity` matches of `plan`, and the count of all.
     func collect(_ plan: MatchPlan, capacity: Int) throws -> FTS5RankCollector {
         let span = try rowidSpan(of: plan.kind)
-        let helper = span.map(isWide) == true ? helper() : nil
+        let helper =
+            span.map(isWide) == true && Ablation.uses(.parallelMatching) ? helper() : nil
         if readsDoclists {
             var doclists = DoclistRanking(database: database, plan: plan)
             doclists.formatVersion = doclistFormatVersion

@@ -19,13 +19,22 @@ struct ParallelMatches<Source: MatchSource> {
     /// The plan's matches, collected; nil when the source does not serve the plan.
     func collect() throws -> FTS5RankCollector? {
         if let helper, let span {
-            for split in try source.splits() {
+            for split in try source.splits() where Self.uses(split) {
                 if let collector = try collect(split, helper: helper, span: span) {
                     return collector
                 }
             }
         }
         return try source.collect(.all, into: collector(on: database))?.collector
+    }
+
+    /// Whether `split` is in use (`ftsearch-bench ablation` takes each away in turn).
+    private static func uses(_ split: MatchSplit) -> Bool {
+        switch split {
+        case .sharedSegments: Ablation.uses(.sharedSegments)
+        case .rowHalves: Ablation.uses(.rowHalves)
+        case .decodedHalves: Ablation.uses(.decodedHalves)
+        }
     }
 
     /// A collector of the plan's best matches reading row sizes on `database`.

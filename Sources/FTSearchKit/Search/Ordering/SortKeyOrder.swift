@@ -21,7 +21,9 @@ struct SortKeyOrder {
         at window: Range<Int>, of rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>
     ) throws -> [(group: Int, kind: Kind, rowid: Int64)] {
         let ordered =
-            if rows.count > 1, let codes = try SortCodeTable(reading: rows, in: database) {
+            if rows.count > 1, Ablation.uses(.sortCodes),
+                let codes = try SortCodeTable(reading: rows, in: database)
+            {
                 try self.rows(at: window, of: codes)
             } else {
                 try byKeys(rows, at: window)
@@ -61,7 +63,9 @@ struct SortKeyOrder {
             var keys = SortKeys(database: database)
             return SortKeyTable(reading: rows, with: &keys)
         }
-        guard visits.count >= Self.parallelSortKeyMinimum, let helper = helper() else {
+        guard visits.count >= Self.parallelSortKeyMinimum, Ablation.uses(.parallelSortKeys),
+            let helper = helper()
+        else {
             return read(visits[...], on: database)
         }
         let half = visits.count / 2
