@@ -1,3 +1,4 @@
+@testable import FTSearchFormats
 import FTS5Segments
 import FTSearchSQLite
 import Synchronization

@@ -5,10 +5,10 @@
 /// csv-spectrum and most CSV readers have it. Text after a closing quote (`"a"b`) is reported as
 /// a problem of the record, and the scan goes on as if it were unquoted so that the next record
 /// starts at the next line break.
-enum CSVDialect: DelimitedDialect {
-    static var endsLineAtLoneCarriageReturn: Bool { true }
+package enum CSVDialect: DelimitedDialect {
+    package static var endsLineAtLoneCarriageReturn: Bool { true }
 
-    static func scanRecord(
+    package static func scanRecord(
         _ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, into spans: inout [FieldSpan]
     ) -> DelimitedScan {
         spans.removeAll(keepingCapacity: true)
@@ -36,7 +36,9 @@ enum CSVDialect: DelimitedDialect {
         }
     }
 
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, appendingTo output: inout [UInt8]) {
+    package static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, appendingTo output: inout [UInt8]
+    ) {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]

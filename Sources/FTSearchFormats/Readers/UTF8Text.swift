@@ -1,5 +1,5 @@
 /// Turning validated UTF-8 bytes into `String`s, and locating bytes that are not UTF-8.
-enum UTF8Text {
+package enum UTF8Text {
     /// Makes a string from UTF-8 bytes.
     ///
     /// - Parameters:
@@ -7,7 +7,7 @@ enum UTF8Text {
     ///   - isASCII: Whether the caller saw no byte of 0x80 or above (the fast path).
     /// - Returns: The text, or `nil` when the bytes are not valid UTF-8.
     @inline(__always)
-    static func string(from bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+    package static func string(from bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
         // `String(validating:as:)` costs about a thousand instructions more per string (a
         // generic validation that looks its buffer type up at run time), a tenth of a CSV
         // record's reading when its fields are not ASCII.
@@ -20,7 +20,7 @@ enum UTF8Text {
     ///
     /// - Returns: The offset of the start of the first ill-formed sequence, or `nil` when all of
     ///   `bytes` is valid UTF-8.
-    static func offsetOfFirstInvalidSequence(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func offsetOfFirstInvalidSequence(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 0
         while index < bytes.count {
             let lead = bytes[index]

@@ -74,16 +74,16 @@ extension JSONValue: Codable {
 }
 
 /// A coding key made from any field name.
-struct FieldKey: CodingKey {
-    let stringValue: String
+package struct FieldKey: CodingKey {
+    package let stringValue: String
 
-    init(_ name: String) { stringValue = name }
+    package init(_ name: String) { stringValue = name }
 
-    init?(stringValue: String) { self.stringValue = stringValue }
+    package init?(stringValue: String) { self.stringValue = stringValue }
 
-    var intValue: Int? { nil }
+    package var intValue: Int? { nil }
 
-    init?(intValue: Int) { nil }
+    package init?(intValue: Int) { nil }
 }
 
 extension JSONValue {

@@ -13,21 +13,21 @@
 ///   its start.
 ///
 /// See [RFC 8259](https://www.rfc-editor.org/rfc/rfc8259).
-struct JSONParser {
+package struct JSONParser {
     /// The nesting depth allowed when none is given.
-    static let defaultMaximumDepth = 512
+    package static let defaultMaximumDepth = 512
 
     /// How many arrays and objects may be open at once, counting those around the value.
-    let maximumDepth: Int
+    package let maximumDepth: Int
     /// The arrays and objects opened and not yet closed, innermost last.
     private var openContainers: [OpenContainer] = []
     /// The decoded bytes of a string with escapes (reused).
-    var decodedString: [UInt8] = []
+    package var decodedString: [UInt8] = []
     /// How many members the last object closed had: the records of a file mostly have the
     /// same fields, so the next object's members get that room at once, not by growing from 1.
     private var lastObjectSize = 0
 
-    init(maximumDepth: Int = JSONParser.defaultMaximumDepth) {
+    package init(maximumDepth: Int = JSONParser.defaultMaximumDepth) {
         precondition(maximumDepth > 0, "maximumDepth must be positive")
         self.maximumDepth = maximumDepth
     }
@@ -46,7 +46,8 @@ struct JSONParser {
     ///   - cursor: Where the value starts; on return, just after it.
     ///   - depth: How many containers already enclose the value.
     /// - Throws: ``JSONInterruption``.
-    mutating func parseValue(_ cursor: inout JSONCursor, depth: Int = 0) throws(JSONInterruption)
+    package mutating func parseValue(_ cursor: inout JSONCursor, depth: Int = 0)
+        throws(JSONInterruption)
         -> JSONValue
     {
         openContainers.removeAll(keepingCapacity: true)
@@ -118,7 +119,7 @@ struct JSONParser {
     ///
     /// - Parameter location: Where `bytes` starts in its input (for error locations).
     /// - Throws: ``JSONSyntaxError``.
-    mutating func parseDocument(
+    package mutating func parseDocument(
         _ bytes: UnsafeBufferPointer<UInt8>, at location: JSONLocation = .start
     )
         throws(JSONSyntaxError) -> JSONValue
@@ -141,7 +142,7 @@ struct JSONParser {
     }
 
     /// Parses a whole JSON text held in memory (see ``parseDocument(_:at:)``).
-    static func parseDocument(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth)
+    package static func parseDocument(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth)
         throws(JSONSyntaxError) -> JSONValue
     {
         var parser = JSONParser(maximumDepth: maximumDepth)
@@ -160,7 +161,7 @@ struct JSONParser {
     }
 
     /// Parses `"key" :` (with whitespace around), leaving the cursor before the member's value.
-    mutating func parseKey(_ cursor: inout JSONCursor) throws(JSONInterruption) -> String {
+    package mutating func parseKey(_ cursor: inout JSONCursor) throws(JSONInterruption) -> String {
         cursor.skipWhitespace()
         let quote = try cursor.peek()
         guard quote == JSONByte.quote else {
@@ -178,18 +179,18 @@ struct JSONParser {
 }
 
 /// The ASCII bytes of JSON's grammar.
-enum JSONByte {
-    static let openBrace = UInt8(ascii: "{")
-    static let closeBrace = UInt8(ascii: "}")
-    static let openBracket = UInt8(ascii: "[")
-    static let closeBracket = UInt8(ascii: "]")
-    static let comma = UInt8(ascii: ",")
-    static let colon = UInt8(ascii: ":")
-    static let quote = UInt8(ascii: "\"")
-    static let backslash = UInt8(ascii: "\\")
-    static let minus = UInt8(ascii: "-")
-    static let plus = UInt8(ascii: "+")
-    static let dot = UInt8(ascii: ".")
-    static let zero = UInt8(ascii: "0")
-    static let nine = UInt8(ascii: "9")
+package enum JSONByte {
+    package static let openBrace = UInt8(ascii: "{")
+    package static let closeBrace = UInt8(ascii: "}")
+    package static let openBracket = UInt8(ascii: "[")
+    package static let closeBracket = UInt8(ascii: "]")
+    package static let comma = UInt8(ascii: ",")
+    package static let colon = UInt8(ascii: ":")
+    package static let quote = UInt8(ascii: "\"")
+    package static let backslash = UInt8(ascii: "\\")
+    package static let minus = UInt8(ascii: "-")
+    package static let plus = UInt8(ascii: "+")
+    package static let dot = UInt8(ascii: ".")
+    package static let zero = UInt8(ascii: "0")
+    package static let nine = UInt8(ascii: "9")
 }

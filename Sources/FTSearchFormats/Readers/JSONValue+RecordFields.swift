@@ -8,7 +8,7 @@ extension JSONValue {
     ///   - column: The column where the value starts (for the error).
     /// - Throws: A recoverable ``RecordSyntaxError`` `expected an object, found a number` for any
     ///   value that is not an object.
-    func recordFields(line: Int, column: Int) throws(RecordSyntaxError) -> [JSONMember] {
+    package func recordFields(line: Int, column: Int) throws(RecordSyntaxError) -> [JSONMember] {
         guard case .object(let members) = self else {
             throw RecordSyntaxError(
                 line: line, column: column, reason: "expected an object, found \(kindDescription)",
@@ -18,7 +18,7 @@ extension JSONValue {
     }
 
     /// The kind of the value as an error message names it: `a number`, `an array`, `null`.
-    var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

@@ -44,7 +44,7 @@ package struct RecordSyntaxError: Error, Equatable, Sendable {
 
 extension RecordSyntaxError {
     /// The error a reader throws when its input fails while it is at `line`.
-    init(readingFailure failure: InputError, line: Int) {
+    package init(readingFailure failure: InputError, line: Int) {
         self.init(
             line: line, reason: "cannot read the input: \(failure.reason)", isRecoverable: false,
             inputError: failure)

@@ -7,9 +7,9 @@
 /// so re-scanning costs at most twice the length of a record, however small the reads are.
 ///
 /// The buffer is a reference type owned by one reader; its memory is freed in `deinit`.
-final class ReadBuffer {
+package final class ReadBuffer {
     /// The default capacity: large enough that re-scans at window boundaries are negligible.
-    static let defaultCapacity = 1 << 16
+    package static let defaultCapacity = 1 << 16
 
     private let source: any ByteSource
     private var storage: UnsafeMutablePointer<UInt8>
@@ -20,12 +20,12 @@ final class ReadBuffer {
     private var storageOffset: Int64 = 0
 
     /// Whether the source has reported its end; no refill can add bytes any more.
-    private(set) var isExhausted = false
+    package private(set) var isExhausted = false
     /// A read failure that came after some bytes were read: thrown by the next refill, so the
     /// reader first gets every byte that could be read.
     private var deferredFailure: InputError?
 
-    init(source: any ByteSource, capacity: Int = ReadBuffer.defaultCapacity) {
+    package init(source: any ByteSource, capacity: Int = ReadBuffer.defaultCapacity) {
         precondition(capacity > 0, "capacity must be positive")
         self.source = source
         self.capacity = capacity
@@ -37,15 +37,15 @@ final class ReadBuffer {
     }
 
     /// The bytes read but not yet consumed. Valid until the next ``refill()``.
-    var window: UnsafeBufferPointer<UInt8> {
+    package var window: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: storage + start, count: end - start)
     }
 
     /// The offset in the input of the first byte of ``window``; also how many bytes were consumed.
-    var windowOffset: Int64 { storageOffset + Int64(start) }
+    package var windowOffset: Int64 { storageOffset + Int64(start) }
 
     /// Marks the first `count` bytes of ``window`` as consumed.
-    func consume(_ count: Int) {
+    package func consume(_ count: Int) {
         precondition(count >= 0 && count <= end - start, "cannot consume bytes that were not read")
         start += count
     }
@@ -55,7 +55,7 @@ final class ReadBuffer {
     /// - Returns: `false` when the source is exhausted and nothing was added.
     /// - Throws: ``InputError`` when the source fails before any byte could be added.
     @discardableResult
-    func refill() throws(InputError) -> Bool {
+    package func refill() throws(InputError) -> Bool {
         if let deferredFailure { throw deferredFailure }
         guard !isExhausted else { return false }
         let pending = end - start
@@ -86,7 +86,7 @@ final class ReadBuffer {
     /// Makes sure at least `count` bytes are in the window unless the input ends sooner.
     ///
     /// - Returns: Whether `count` bytes are available.
-    func ensureAvailable(_ count: Int) throws(InputError) -> Bool {
+    package func ensureAvailable(_ count: Int) throws(InputError) -> Bool {
         while end - start < count {
             guard try refill() else { return false }
         }
@@ -94,7 +94,7 @@ final class ReadBuffer {
     }
 
     /// Skips a UTF-8 byte order mark at the current position, if there is one.
-    func skipByteOrderMark() throws(InputError) {
+    package func skipByteOrderMark() throws(InputError) {
         _ = try ensureAvailable(3)
         let bytes = window
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {

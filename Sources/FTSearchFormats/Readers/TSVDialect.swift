@@ -1,10 +1,10 @@
 /// Tab-separated values: fields split on tabs, records on LF or CRLF, no quoting at all. A value
 /// holds tabs, line breaks and backslashes as the escapes `\t`, `\n`, `\r` and `\\`; any other
 /// backslash is kept as it is.
-enum TSVDialect: DelimitedDialect {
-    static var endsLineAtLoneCarriageReturn: Bool { false }
+package enum TSVDialect: DelimitedDialect {
+    package static var endsLineAtLoneCarriageReturn: Bool { false }
 
-    static func scanRecord(
+    package static func scanRecord(
         _ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, into spans: inout [FieldSpan]
     ) -> DelimitedScan {
         spans.removeAll(keepingCapacity: true)
@@ -40,7 +40,9 @@ enum TSVDialect: DelimitedDialect {
         }
     }
 
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, appendingTo output: inout [UInt8]) {
+    package static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, appendingTo output: inout [UInt8]
+    ) {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]

@@ -1,7 +1,7 @@
 /// Strings, numbers and the literals `true`, `false`, `null` (RFC 8259 sections 3, 6 and 7).
 extension JSONParser {
     /// Parses the scalar value that starts with `byte`.
-    mutating func parseScalar(_ cursor: inout JSONCursor, startingWith byte: UInt8)
+    package mutating func parseScalar(_ cursor: inout JSONCursor, startingWith byte: UInt8)
         throws(JSONInterruption) -> JSONValue
     {
         switch byte {
@@ -24,7 +24,8 @@ extension JSONParser {
     // MARK: - Strings
 
     /// Parses the string whose opening quote is at the cursor.
-    mutating func parseString(_ cursor: inout JSONCursor) throws(JSONInterruption) -> String {
+    package mutating func parseString(_ cursor: inout JSONCursor) throws(JSONInterruption) -> String
+    {
         let bytes = cursor.bytes
         let opening = cursor.index
         var index = opening + 1
@@ -205,7 +206,7 @@ extension JSONParser {
     // MARK: - Numbers and literals
 
     /// Parses `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, keeping its text.
-    func parseNumber(_ cursor: inout JSONCursor) throws(JSONInterruption) -> String {
+    package func parseNumber(_ cursor: inout JSONCursor) throws(JSONInterruption) -> String {
         let bytes = cursor.bytes
         let start = cursor.index
         var index = start
@@ -252,7 +253,9 @@ extension JSONParser {
     }
 
     /// Consumes `word` (`true`, `false` or `null`).
-    func parseLiteral(_ cursor: inout JSONCursor, _ word: StaticString) throws(JSONInterruption) {
+    package func parseLiteral(_ cursor: inout JSONCursor, _ word: StaticString)
+        throws(JSONInterruption)
+    {
         let bytes = cursor.bytes
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         for (offset, letter) in expected.enumerated() {

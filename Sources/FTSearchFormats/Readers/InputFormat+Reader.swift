@@ -39,11 +39,11 @@ extension InputFormat {
     }
 
     /// The most ``readPrefixToSniff(_:)`` reads: enough for any reasonable first line.
-    static let sniffingLimit = 1 << 20
+    package static let sniffingLimit = 1 << 20
 
     /// Reads until the prefix reaches the second non-blank line (or the first line, unless the
     /// input starts with `{`), the input ends, or ``sniffingLimit`` bytes have been read.
-    static func readPrefixToSniff(_ source: any ByteSource) throws(InputError)
+    package static func readPrefixToSniff(_ source: any ByteSource) throws(InputError)
         -> (prefix: [UInt8], isWholeInput: Bool)
     {
         var prefix: [UInt8] = []

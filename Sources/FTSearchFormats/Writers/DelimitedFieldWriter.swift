@@ -1,10 +1,10 @@
 /// Writes fields of CSV or TSV exactly as ``CSVDialect`` and ``TSVDialect`` read them back.
-enum DelimitedFieldWriter {
+package enum DelimitedFieldWriter {
     case csv
     case tsv
 
     /// The byte between two fields.
-    var separator: UInt8 {
+    package var separator: UInt8 {
         switch self {
         case .csv: DelimitedByte.comma
         case .tsv: DelimitedByte.tab
@@ -12,7 +12,7 @@ enum DelimitedFieldWriter {
     }
 
     /// Appends `fields` as one row ending in a line feed.
-    func appendRow(_ fields: [String], to output: inout [UInt8]) {
+    package func appendRow(_ fields: [String], to output: inout [UInt8]) {
         for (index, field) in fields.enumerated() {
             if index > 0 { output.append(separator) }
             append(field, to: &output)

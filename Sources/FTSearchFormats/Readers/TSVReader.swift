@@ -16,4 +16,4 @@
 ///
 /// See the [IANA text/tab-separated-values](https://www.iana.org/assignments/media-types/text/tab-separated-values)
 /// registration.
-typealias TSVReader = DelimitedTextReader<TSVDialect>
+package typealias TSVReader = DelimitedTextReader<TSVDialect>

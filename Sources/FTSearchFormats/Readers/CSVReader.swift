@@ -20,4 +20,4 @@
 ///   end of the input, an empty or duplicate field name, a malformed header, a read failure.
 ///
 /// See [RFC 4180](https://www.rfc-editor.org/rfc/rfc4180).
-typealias CSVReader = DelimitedTextReader<CSVDialect>
+package typealias CSVReader = DelimitedTextReader<CSVDialect>

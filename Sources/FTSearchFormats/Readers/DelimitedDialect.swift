@@ -1,7 +1,7 @@
 /// The rules that tell CSV from TSV: how a record is split into fields and how a field's bytes
 /// are decoded. ``DelimitedTextReader`` does everything else (header, field counts, UTF-8,
 /// line numbers, errors), so both formats behave the same way where they can.
-protocol DelimitedDialect {
+package protocol DelimitedDialect {
     /// Whether a carriage return on its own ends a line (CSV) or is ordinary data (TSV).
     static var endsLineAtLoneCarriageReturn: Bool { get }
 
@@ -22,19 +22,19 @@ protocol DelimitedDialect {
 }
 
 /// Where one field lies in a reader's window, found before any string is made.
-struct FieldSpan {
+package struct FieldSpan {
     /// The offset of the field's first byte in the scanned bytes (inside the quotes, for CSV).
-    var start: Int
+    package var start: Int
     /// The offset just past the field's last byte.
-    var end: Int
+    package var end: Int
     /// Whether the bytes contain escapes (doubled quotes, backslashes) that must be decoded.
-    var needsDecoding: Bool
+    package var needsDecoding: Bool
     /// Whether every byte is below 0x80, so no UTF-8 validation is needed.
-    var isASCII: Bool
+    package var isASCII: Bool
 }
 
 /// What scanning one record found.
-enum DelimitedScan {
+package enum DelimitedScan {
     /// The record runs past the end of the bytes; read more and scan it again.
     case needsMoreInput
     /// A complete record of `length` bytes (its line break included) spanning `lineBreaks` line
@@ -45,17 +45,17 @@ enum DelimitedScan {
 }
 
 /// Something wrong in a record, at a byte offset from the start of the record.
-struct DelimitedProblem: Equatable {
-    var offset: Int
-    var reason: String
+package struct DelimitedProblem: Equatable {
+    package var offset: Int
+    package var reason: String
 }
 
 /// ASCII bytes the delimited dialects look for.
-enum DelimitedByte {
-    static let lineFeed: UInt8 = 0x0A
-    static let carriageReturn: UInt8 = 0x0D
-    static let tab: UInt8 = 0x09
-    static let comma: UInt8 = 0x2C
-    static let quote: UInt8 = 0x22
-    static let backslash: UInt8 = 0x5C
+package enum DelimitedByte {
+    package static let lineFeed: UInt8 = 0x0A
+    package static let carriageReturn: UInt8 = 0x0D
+    package static let tab: UInt8 = 0x09
+    package static let comma: UInt8 = 0x2C
+    package static let quote: UInt8 = 0x22
+    package static let backslash: UInt8 = 0x5C
 }

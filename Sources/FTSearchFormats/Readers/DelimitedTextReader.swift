@@ -9,7 +9,7 @@
 ///
 /// Records are found by the dialect's scanner as byte spans in the read buffer; strings are made
 /// only once a whole record is known to be in the buffer.
-struct DelimitedTextReader<Dialect: DelimitedDialect>: RecordReader {
+package struct DelimitedTextReader<Dialect: DelimitedDialect>: RecordReader {
     private let buffer: ReadBuffer
     /// The 1-based physical line at the start of the buffer's window.
     private var line = 1
@@ -17,7 +17,7 @@ struct DelimitedTextReader<Dialect: DelimitedDialect>: RecordReader {
     /// The field names, once the header has been read (without a `:json` suffix).
     /// The names from the header, once the first record has been asked for; `nil` before,
     /// and for an empty input.
-    private(set) var fieldNames: [String]?
+    package private(set) var fieldNames: [String]?
     /// Whether each column holds JSON values (its header name ends in `:json`); empty when none
     /// does.
     private var isJSONColumn: [Bool] = []
@@ -28,12 +28,12 @@ struct DelimitedTextReader<Dialect: DelimitedDialect>: RecordReader {
 
     /// Creates a reader of the text in `source`, with a read buffer of `bufferCapacity` bytes
     /// (small ones test buffer boundaries); nothing is read until the first record is asked for.
-    init(source: any ByteSource, bufferCapacity: Int = ReadBuffer.defaultCapacity) {
+    package init(source: any ByteSource, bufferCapacity: Int = ReadBuffer.defaultCapacity) {
         buffer = ReadBuffer(source: source, capacity: bufferCapacity)
     }
 
     /// How many bytes of the input have been read so far.
-    var bytesConsumed: Int64 { buffer.windowOffset }
+    package var bytesConsumed: Int64 { buffer.windowOffset }
 
     /// Reads the next record of `.string` fields named by the header.
     ///
@@ -46,7 +46,7 @@ struct DelimitedTextReader<Dialect: DelimitedDialect>: RecordReader {
     /// took 2.6% of a 100,000-row CSV import's samples, 1.2% since).
     @_specialize(where Dialect == CSVDialect)
     @_specialize(where Dialect == TSVDialect)
-    mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
+    package mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord? {
         if let failure { throw failure }
         do throws(RecordSyntaxError) {
             if fieldNames == nil {
@@ -95,7 +95,7 @@ struct DelimitedTextReader<Dialect: DelimitedDialect>: RecordReader {
     }
 
     /// The end of the header name of a column of JSON values.
-    static var jsonColumnSuffix: String { ":json" }
+    package static var jsonColumnSuffix: String { ":json" }
 
     private mutating func readRecord() throws(RecordSyntaxError) -> SourceRecord? {
         guard let names = fieldNames, let scanned = try scanNextRecord() else { return nil }

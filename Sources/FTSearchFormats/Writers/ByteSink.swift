@@ -41,7 +41,8 @@ public struct OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `PATH: reason`.
     public var description: String { "\(path): \(reason)" }
 
-    static func systemError(_ kind: Kind, path: String, code: Int32 = errno) -> OutputError {
+    package static func systemError(_ kind: Kind, path: String, code: Int32 = errno) -> OutputError
+    {
         OutputError(kind: kind, path: path, reason: String(cString: strerror(code)).lowercased())
     }
 }
@@ -50,7 +51,7 @@ public struct OutputError: Error, Equatable, Sendable, CustomStringConvertible {
 package final class FileDescriptorOutput: ByteSink {
     /// The name to report errors under (`-` for standard output).
     package let path: String
-    let descriptor: Int32
+    package let descriptor: Int32
 
     /// Writes to `descriptor`, which stays open; `path` names it in errors.
     package init(descriptor: Int32, path: String) {

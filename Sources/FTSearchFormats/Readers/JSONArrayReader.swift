@@ -60,7 +60,7 @@ package struct JSONArrayReader: RecordReader {
     }
 
     /// A reader with a read buffer of `bufferCapacity` bytes (small ones test buffer boundaries).
-    init(
+    package init(
         source: any ByteSource, bufferCapacity: Int,
         maximumDepth: Int = JSONParser.defaultMaximumDepth
     ) {

@@ -3,21 +3,21 @@
 ///
 /// Lines are counted at line feeds (a CRLF counts once; a lone CR is whitespace but does not
 /// start a line). Columns are 1-based byte offsets from the start of the line.
-struct JSONCursor {
+package struct JSONCursor {
     /// The bytes available; the text may go on after them unless `isFinal`.
-    let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// Whether the input ends after `bytes`.
-    let isFinal: Bool
+    package let isFinal: Bool
     /// The offset in the input of `bytes[0]`.
-    let bytesOffset: Int64
+    package let bytesOffset: Int64
     /// The offset in `bytes` of the next byte to read.
-    var index: Int
+    package var index: Int
     /// The 1-based line of `bytes[index]`.
-    var line: Int
+    package var line: Int
     /// The offset in the input of the first byte of `line`.
-    var lineStartOffset: Int64
+    package var lineStartOffset: Int64
 
-    init(bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, at location: JSONLocation) {
+    package init(bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, at location: JSONLocation) {
         self.bytes = bytes
         self.isFinal = isFinal
         bytesOffset = location.offset
@@ -27,13 +27,13 @@ struct JSONCursor {
     }
 
     /// Where the cursor is, to resume from after the bytes before it have been consumed.
-    var location: JSONLocation {
+    package var location: JSONLocation {
         JSONLocation(
             offset: bytesOffset + Int64(index), line: line, lineStartOffset: lineStartOffset)
     }
 
     /// The 1-based column of `bytes[offset]` (on the cursor's line).
-    func column(at offset: Int) -> Int {
+    package func column(at offset: Int) -> Int {
         Int(bytesOffset + Int64(offset) - lineStartOffset) + 1
     }
 
@@ -41,7 +41,7 @@ struct JSONCursor {
     ///
     /// - Throws: ``JSONInterruption/needsMoreInput`` at the end of `bytes` when more may follow.
     @inline(__always)
-    func peek() throws(JSONInterruption) -> UInt8? {
+    package func peek() throws(JSONInterruption) -> UInt8? {
         if index < bytes.count { return bytes[index] }
         if isFinal { return nil }
         throw .needsMoreInput
@@ -49,7 +49,7 @@ struct JSONCursor {
 
     /// Skips spaces, tabs, carriage returns and line feeds (RFC 8259 section 2).
     @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count {
             let byte = bytes[index]
             guard byte <= 0x20 else { return }
@@ -65,17 +65,17 @@ struct JSONCursor {
     }
 
     /// A syntax error at `offset` (the cursor's index when `nil`).
-    func error(_ reason: String, at offset: Int? = nil) -> JSONInterruption {
+    package func error(_ reason: String, at offset: Int? = nil) -> JSONInterruption {
         .malformed(JSONSyntaxError(line: line, column: column(at: offset ?? index), reason: reason))
     }
 
     /// The error for finding `byte` (or the end of the input) where `expectation` should be.
-    func unexpected(_ byte: UInt8?, expected expectation: String) -> JSONInterruption {
+    package func unexpected(_ byte: UInt8?, expected expectation: String) -> JSONInterruption {
         error("expected \(expectation), found \(JSONCursor.describe(byte))")
     }
 
     /// How an error message names a byte: `'x'`, `end of input`, `byte 0xC3`.
-    static func describe(_ byte: UInt8?) -> String {
+    package static func describe(_ byte: UInt8?) -> String {
         guard let byte else { return "end of input" }
         guard byte >= 0x21 && byte < 0x7F else {
             let hex = String(byte, radix: 16, uppercase: true)
@@ -86,23 +86,23 @@ struct JSONCursor {
 }
 
 /// A place in a JSON input: the offset of a byte and the line it is on.
-struct JSONLocation: Equatable {
+package struct JSONLocation: Equatable {
     /// The offset in the input.
-    var offset: Int64
+    package var offset: Int64
     /// The 1-based line.
-    var line: Int
+    package var line: Int
     /// The offset in the input of the first byte of the line.
-    var lineStartOffset: Int64
+    package var lineStartOffset: Int64
 
     /// The start of an input.
-    static let start = JSONLocation(offset: 0, line: 1, lineStartOffset: 0)
+    package static let start = JSONLocation(offset: 0, line: 1, lineStartOffset: 0)
 
     /// The 1-based column of the location.
-    var column: Int { Int(offset - lineStartOffset) + 1 }
+    package var column: Int { Int(offset - lineStartOffset) + 1 }
 }
 
 /// Why the parser stopped before completing a value.
-enum JSONInterruption: Error {
+package enum JSONInterruption: Error {
     /// The bytes end inside the value and the input goes on: read more and parse it again.
     case needsMoreInput
     /// The text is not JSON.
@@ -110,13 +110,13 @@ enum JSONInterruption: Error {
 }
 
 /// Text that is not JSON, located by line and column.
-struct JSONSyntaxError: Error, Equatable {
-    var line: Int
-    var column: Int
-    var reason: String
+package struct JSONSyntaxError: Error, Equatable {
+    package var line: Int
+    package var column: Int
+    package var reason: String
 
     /// The same error as a reader reports it.
-    func recordError(isRecoverable: Bool) -> RecordSyntaxError {
+    package func recordError(isRecoverable: Bool) -> RecordSyntaxError {
         RecordSyntaxError(line: line, column: column, reason: reason, isRecoverable: isRecoverable)
     }
 }

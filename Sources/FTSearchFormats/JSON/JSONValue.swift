@@ -77,7 +77,7 @@ extension JSONValue {
 
     /// Appends `{"key":value,...}` for `members` to `output` as UTF-8, as
     /// the String version does: the bulk import's path, without String appends.
-    static func writeObject(_ members: [JSONMember], to output: inout [UInt8]) {
+    package static func writeObject(_ members: [JSONMember], to output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         for (index, member) in members.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
