@@ -134,7 +134,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FTSearchKitTests",
-            dependencies: ["FTSearchKit", "FTSearchFormats", "FTSearchSQLite", "FTSearchTestSupport"],
+            dependencies: [
+                "FTSearchKit", "FTSearchFormats", "FTSearchSQLite", "FTSearchTestSupport",
+            ],
             exclude: ["Resources"],
             swiftSettings: strictSettings
         ),
@@ -154,7 +156,8 @@ let package = Package(
         .testTarget(
             name: "ftsearchTests",
             dependencies: [
-                "ftsearch", "FTSearchKit", "FTSearchFormats", "FTSearchSQLite", "FTSearchServeOptions",
+                "ftsearch", "FTSearchKit", "FTSearchFormats", "FTSearchSQLite",
+                "FTSearchServeOptions",
                 "FTSearchTestSupport",
             ],
             swiftSettings: strictSettings
