@@ -61,6 +61,14 @@ final class DatabaseFile: Sendable {
         }
     }
 
+    /// When the file at `path` last changed, in milliseconds since 1970; nil when it cannot
+    /// be read.
+    static func modificationTime(of path: String) -> Int64? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int64(status.st_mtim.tv_sec) * 1000 + Int64(status.st_mtim.tv_nsec) / 1_000_000
+    }
+
     private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }

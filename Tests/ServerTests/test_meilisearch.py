@@ -343,7 +343,7 @@ def test_error_shapes(server):
     meili_error(server.delete("/indexes/people/documents/abc"), 400, "invalid_document_id")
     meili_error(server.get("/indexes/people/documents/99999"), 404, "document_not_found")
     meili_error(server.get("/tasks/424242"), 404, "task_not_found")
-    settings = meili_error(server.get("/indexes/people/settings"), 400, "bad_request")
+    settings = meili_error(server.get("/indexes/people/settings/ranking-rules"), 400, "bad_request")
     assert "/indexes/{uid}/search" in settings["message"]
     meili_error(server.get("/keys"), 400, "bad_request")
     meili_error(server.get("/indexes/people/facet-search"), 400, "bad_request")

@@ -2,12 +2,6 @@ import FTSearchKit
 import Hummingbird
 import Logging
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The Meilisearch-compatible API (docs/meilisearch.md): two indexes, `people`
 /// and `animals`, primary key `id`, at Meilisearch's own paths (`/indexes`, `/multi-search`,
 /// `/tasks`, `/version`, `/stats`; `/health` is the native route, which answers
@@ -19,6 +13,7 @@ struct MeilisearchRoutes: Sendable {
     let configuration: ServerConfiguration
     let bodies: RequestBodies
     let tasks: MeilisearchTaskStore
+    let settings: MeilisearchSettingsStore
     let logger: Logger
     let file: DatabaseFile
 
@@ -33,13 +28,14 @@ struct MeilisearchRoutes: Sendable {
         bodies = RequestBodies(
             maximumBodySize: configuration.maximumBodySize, timeout: configuration.bodyTimeout)
         tasks = MeilisearchTaskStore(databasePath: configuration.databasePath)
+        settings = MeilisearchSettingsStore(databasePath: configuration.databasePath)
     }
 
     /// Meilisearch routes that ftsearch does not have; each answers a 4xx that says so.
     static let unsupportedRoutes = [
         "/keys", "/keys/**", "/dumps", "/snapshots", "/swap-indexes", "/batches", "/batches/**",
         "/experimental-features", "/network", "/metrics", "/logs/**", "/export",
-        "/indexes/:uid/settings", "/indexes/:uid/settings/**", "/indexes/:uid/facet-search",
+        "/indexes/:uid/settings/**", "/indexes/:uid/facet-search",
         "/indexes/:uid/similar", "/indexes/:uid/documents/edit", "/indexes/:uid/**",
         "/tasks/:taskUid/**", "/webhooks", "/webhooks/**", "/dynamic-search-rules",
         "/dynamic-search-rules/**", "/render-template", "/chats", "/chats/**", "/multi-search/**",
@@ -103,6 +99,7 @@ struct MeilisearchRoutes: Sendable {
         addSearchRoutes(on)
         addDocumentRoutes(on)
         addTaskRoutes(on)
+        addSettingsRoutes(on)
         for path in Self.unsupportedRoutes {
             for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
                 group.on(RouterPath(path), method: method) { _, _ -> Response in
@@ -129,7 +126,9 @@ struct MeilisearchRoutes: Sendable {
     static let supportedSummary =
         "The Meilisearch-compatible routes are /health, /version, /stats, /indexes, "
         + "/indexes/{uid}, /indexes/{uid}/stats, /indexes/{uid}/search, /multi-search, "
-        + "/indexes/{uid}/documents and /tasks, for the indexes people and animals."
+        + "/indexes/{uid}/documents, /indexes/{uid}/settings (displayed, searchable, filterable "
+        + "and sortable attributes, faceting, pagination) and /tasks, for the indexes people "
+        + "and animals."
 
     /// The index of the path: `people` or `animals`.
     static func kind(_ context: ServerContext) throws(MeilisearchError) -> Kind {
@@ -249,11 +248,7 @@ struct MeilisearchRoutes: Sendable {
     }
 
     private static func modificationTime(of path: String) -> Timestamp? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Timestamp(
-            millisecondsSinceEpoch: Int64(status.st_mtim.tv_sec) * 1000
-                + Int64(status.st_mtim.tv_nsec) / 1_000_000)
+        DatabaseFile.modificationTime(of: path).map { Timestamp(millisecondsSinceEpoch: $0) }
     }
 
     private func indexList(_ request: Request) async throws -> Response {
