@@ -1,6 +1,14 @@
 import FTSearchSQLite
 
 extension FTS5RankCollector {
+    /// A buffer of its own holding `values`, for the per-row loops (no exclusivity checks, no
+    /// reference counting).
+    static func buffer<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: values.count)
+        _ = buffer.initialize(from: values)
+        return buffer
+    }
+
     /// A row that may be among the best.
     struct Candidate {
         var rowid: Int64

@@ -50,7 +50,7 @@ final class FTS5RankCollector {
         didSet { leastTier = threshold?.tier ?? .min }
     }
     /// The threshold's tier, `Int.min` while there is none: a row of a lower tier is left out
-    /// whatever its score (see ``endRowIfLeftOut(byTier:)``). Kept apart from the optional
+    /// whatever its score (see ``endRowIfLeftOut(byTier:rowid:)``). Kept apart from the optional
     /// for the per-row check of streamed rows.
     private var leastTier = Int.min
     /// When the candidates outgrow this count, ``raiseThreshold()`` selects the
@@ -79,6 +79,11 @@ final class FTS5RankCollector {
     /// The values of a one-word search's rows worked out so far.
     private let onePhraseValues = OnePhraseValues()
 
+    /// The rows a filter admits (see ``RowFilter``); nil for every row.
+    private let admitted: RowSet?
+    /// Every match counted, when the plan's filter asks for them.
+    private var matched: RowSet?
+
     /// What it was made with, for ``emptyCopy()``.
     private let arguments:
         (plan: MatchPlan, database: Database?, sizeTable: String?, rowSizes: RowSizes?)
@@ -91,6 +96,8 @@ final class FTS5RankCollector {
         rowSizes: RowSizes? = nil
     ) {
         arguments = (plan, database, sizeTable, rowSizes)
+        admitted = plan.rowFilter?.admitted
+        if plan.rowFilter?.collectsMatches == true { matched = RowSet(capacity: 0) }
         if let database, let sizeTable {
             sizeBlob = BlobReader(database: database, table: sizeTable, column: "sz")
         }
@@ -142,14 +149,6 @@ final class FTS5RankCollector {
         tokenAccentExact.deallocate()
     }
 
-    /// A buffer of its own holding `values`, for the per-row loops (no exclusivity checks, no
-    /// reference counting).
-    private static func buffer<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: values.count)
-        _ = buffer.initialize(from: values)
-        return buffer
-    }
-
     /// The candidates left, in no particular order, with their final scores: every row that
     /// can be among the best `capacity` (ties with the last one included), and perhaps a few
     /// more that the last selection did not reach (at most twice `capacity` and a little, or a
@@ -159,6 +158,7 @@ final class FTS5RankCollector {
         guard failure == SQLiteResultCode.ok.rawValue else {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
+        if let matched { plan.rowFilter?.take(matched) }
         // One phrase: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
         let scale: Double? =
             matchCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
@@ -181,6 +181,7 @@ final class FTS5RankCollector {
     func absorb(_ other: FTS5RankCollector) {
         precondition(other.matchCount == matchCount && other.capacity == capacity)
         total += other.total
+        if let theirs = other.matched { matched?.formUnion(theirs) }
         // Either half's threshold bounds the whole's from below: keep the higher.
         if let theirs = other.threshold, threshold.map({ $0 < theirs }) ?? true {
             threshold = theirs
@@ -329,11 +330,14 @@ final class FTS5RankCollector {
 
     /// Ends the current row when its `tier` alone leaves it out, below the threshold's: counts
     /// it and returns true, its hits never needed (a one-word search then reads none of its
-    /// positions). False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
+    /// positions); true too for a row the filter does not admit, which is no match and is not
+    /// counted. False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
     @inline(__always)
-    func endRowIfLeftOut(byTier tier: Int) -> Bool {
+    func endRowIfLeftOut(byTier tier: Int, rowid: Int64) -> Bool {
+        if let admitted, !admitted.contains(rowid) { return true }
         guard tier < leastTier else { return false }
         total += 1
+        matched?.insert(rowid)
         leaveOut(tier: tier, value: .infinity)
         return true
     }
@@ -385,8 +389,9 @@ final class FTS5RankCollector {
         rowid: Int64, tier: Int, leastSize: Int, frequency: Double,
         readSize fallbackSize: (inout Int32) -> Int32, score: (Double) -> Double
     ) -> Int32 {
-        if endRowIfLeftOut(byTier: tier) { return SQLiteResultCode.ok.rawValue }
+        if endRowIfLeftOut(byTier: tier, rowid: rowid) { return SQLiteResultCode.ok.rawValue }
         total += 1
+        matched?.insert(rowid)
         // A smaller size gives a higher score. The margin keeps rows that could tie after the
         // IDF.
         if let least = threshold, tier == least.tier {

@@ -29,6 +29,9 @@ struct QueryEngine {
 
     func search(_ request: SearchRequest) throws -> SearchResults {
         try request.validate()
+        if request.isStructured {
+            return try structuredSearch(request)
+        }
         if request.listsEverything {
             return try listEverything(request)
         }
