@@ -134,9 +134,14 @@ extension MeilisearchRoutes {
             query.isPaged ? (query.page == 0 ? 0 : hitsPerPage) : query.limit,
             maxTotalHits - offset)
         let fields = try query.searchedFields(kind: kind, settings: settings)
-        let request = SearchRequest(
+        let facetFields = try query.facetFields(kind: kind, settings: settings)
+        try query.checkAttributes(facetFields, kind: kind, settings: settings)
+        var request = SearchRequest(
             text: query.text, kinds: kind == .people ? .people : .animals, limit: limit,
             offset: offset, match: query.match, fields: fields)
+        request.filter = query.filter
+        request.sort = query.sort
+        request.facets = facetFields
         do {
             try request.validate()
         } catch {
@@ -179,6 +184,10 @@ extension MeilisearchRoutes {
                 JSONMember(key: "offset", value: .integer(offset)),
                 JSONMember(key: "estimatedTotalHits", value: .integer(total)),
             ]
+        }
+        if query.facets?.isEmpty == false {
+            members += MeilisearchFacets(settings: settings).members(
+                of: results, fields: facetFields)
         }
         if let correction = results.didYouMean {
             members.append(JSONMember(key: "didYouMean", value: .string(correction)))

@@ -35,7 +35,7 @@ struct MeilisearchRoutes: Sendable {
     static let unsupportedRoutes = [
         "/keys", "/keys/**", "/dumps", "/snapshots", "/swap-indexes", "/batches", "/batches/**",
         "/experimental-features", "/network", "/metrics", "/logs/**", "/export",
-        "/indexes/:uid/settings/**", "/indexes/:uid/facet-search",
+        "/indexes/:uid/settings/**",
         "/indexes/:uid/similar", "/indexes/:uid/documents/edit", "/indexes/:uid/**",
         "/tasks/:taskUid/**", "/webhooks", "/webhooks/**", "/dynamic-search-rules",
         "/dynamic-search-rules/**", "/render-template", "/chats", "/chats/**", "/multi-search/**",
@@ -100,6 +100,7 @@ struct MeilisearchRoutes: Sendable {
         addDocumentRoutes(on)
         addTaskRoutes(on)
         addSettingsRoutes(on)
+        addFacetSearchRoutes(on)
         for path in Self.unsupportedRoutes {
             for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
                 group.on(RouterPath(path), method: method) { _, _ -> Response in
@@ -126,7 +127,8 @@ struct MeilisearchRoutes: Sendable {
     static let supportedSummary =
         "The Meilisearch-compatible routes are /health, /version, /stats, /indexes, "
         + "/indexes/{uid}, /indexes/{uid}/stats, /indexes/{uid}/search, /multi-search, "
-        + "/indexes/{uid}/documents, /indexes/{uid}/settings (displayed, searchable, filterable "
+        + "/indexes/{uid}/documents, /indexes/{uid}/facet-search, "
+        + "/indexes/{uid}/settings (displayed, searchable, filterable "
         + "and sortable attributes, faceting, pagination) and /tasks, for the indexes people "
         + "and animals."
 
