@@ -352,7 +352,7 @@ def test_error_shapes(server):
     meili_error(server.get("/indexes/people/facet-search"), 405, "bad_request")
     meili_error(server.get("/indexes/people/no/such/route"), 400, "bad_request")
     meili_error(server.request("PATCH", "/multi-search"), 405, "bad_request")
-    meili_error(server.post("/indexes/people/documents/delete", json={"filter": "id = 1"}), 400,
+    meili_error(server.post("/indexes/people/documents/delete", json={"filter": "id ="}), 400,
                 "invalid_document_filter")
     meili_error(server.post("/multi-search", json={"queries": [{"q": "ann"}]}), 400, "missing_index_uid")
     meili_error(server.post("/multi-search", json={"queries": [], "federation": {"facetsByIndex": {"people": []}}}),

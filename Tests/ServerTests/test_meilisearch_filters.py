@@ -63,8 +63,8 @@ def test_official_sdk_sort_and_facets(official):
     for record in PEOPLE.values():
         companies[record["company"]] = companies.get(record["company"], 0) + 1
     assert answer["facetDistribution"]["company"] == companies
-    # Meilisearch's default order of values: alphabetical.
-    assert list(answer["facetDistribution"]["company"]) == sorted(companies)
+    # Meilisearch's default order of values: alphabetical, ignoring case.
+    assert list(answer["facetDistribution"]["company"]) == sorted(companies, key=lambda v: (v.lower(), v))
     assert answer["facetDistribution"]["tags"] == {"berlin": 1, "founder": 1}
     assert answer["facetStats"] == {"age": {"min": 34, "max": 34}}
     hits = official.facet_search("company", "ann")
@@ -140,3 +140,23 @@ def test_by_default_every_attribute_filters_and_sorts(server):
     assert answer["facetDistribution"] == {"vip": {"true": 1}}
     answer = server.get("/indexes/people/search", params={"filter": "age 30 TO 40", "sort": "last_name:asc"}).json()
     assert ids(answer["hits"]) == [1]
+
+
+def test_documents_by_filter_and_sort_and_deletion_by_filter(server, official):
+    answer = official.get_documents({"filter": "company = 'Annex Ltd'", "fields": ["id", "last_name"]})
+    assert [d.last_name for d in answer.results] == ["Smith", "Smith-Jones"] and answer.total == 2
+    fetched = server.post("/indexes/people/documents/fetch", json={
+        "filter": [["tags = berlin", "age = 34"]], "sort": ["age:desc"], "limit": 1}).json()
+    assert [d["id"] for d in fetched["results"]] == ["1"] and fetched["total"] == 2
+    listed = server.get("/indexes/people/documents", params={"sort": "last_name:desc", "limit": 2}).json()
+    assert [d["last_name"] for d in listed["results"]] == ["Wiśniewski", "Smith-Jones"]
+    meili_error(server.post("/indexes/people/documents/fetch", json={"filter": "email = x"}), 400,
+                "invalid_document_filter")
+    meili_error(server.post("/indexes/people/documents/fetch", json={"sort": ["first_name:asc"]}), 400,
+                "invalid_document_sort")
+    task = official.delete_documents(filter="company = 'Annex Ltd'")
+    done = official.wait_for_task(task.task_uid)
+    assert done.status == "succeeded" and done.details["deletedDocuments"] == 2
+    assert official.get_documents({"filter": "company = 'Annex Ltd'"}).total == 0
+    assert official.get_documents().total == len(PEOPLE) - 2
+    meili_error(server.post("/indexes/people/documents/delete", json={}), 400, "missing_document_filter")

@@ -34,12 +34,13 @@ struct MeilisearchFacets {
         ]
     }
 
-    /// `values` in the order the settings give `field`, cut to `maxValuesPerFacet`.
+    /// `values` in the order the settings give `field` (`alpha` ignores case, as Meilisearch
+    /// orders its normalized values), cut to `maxValuesPerFacet`.
     func ordered(_ values: [FacetValue], of field: String) -> [FacetValue] {
         let sorted =
             settings.facetOrder(of: field) == "count"
             ? values
-            : values.sorted { $0.value < $1.value }
+            : values.sorted { ($0.value.lowercased(), $0.value) < ($1.value.lowercased(), $1.value) }
         return Array(sorted.prefix(settings.maxValuesPerFacet))
     }
 
