@@ -40,7 +40,9 @@ struct MeilisearchFacets {
         let sorted =
             settings.facetOrder(of: field) == "count"
             ? values
-            : values.sorted { ($0.value.lowercased(), $0.value) < ($1.value.lowercased(), $1.value) }
+            : values.sorted {
+                ($0.value.lowercased(), $0.value) < ($1.value.lowercased(), $1.value)
+            }
         return Array(sorted.prefix(settings.maxValuesPerFacet))
     }
 

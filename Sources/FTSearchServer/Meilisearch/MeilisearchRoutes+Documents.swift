@@ -30,7 +30,9 @@ extension MeilisearchRoutes {
             let kind = try Self.kind(context)
             let parameters = try QueryParameters(
                 request,
-                allowing: ["offset", "limit", "fields", "retrieveVectors", "ids", "filter", "sort"],
+                allowing: [
+                    "offset", "limit", "fields", "retrieveVectors", "ids", "filter", "sort",
+                ],
                 maximumSize: configuration.maximumQuerySize)
             var ids: [Int64]?
             if let text = parameters["ids"] {
