@@ -13,7 +13,7 @@ struct FieldTerm: Sendable, Equatable {
         case (let mine?, let theirs?): mine < theirs
         case (.some, nil): true
         case (nil, .some): false
-        case (nil, nil): (folded, display) < (other.folded, other.display)
+        case (nil, nil): folded < other.folded
         }
     }
 }

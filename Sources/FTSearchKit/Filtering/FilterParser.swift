@@ -116,6 +116,7 @@ struct FilterParser {
         if takeKeyword("NOT") {
             if takeKeyword("IN") { return .not(.contained(field: field, try parseList())) }
             if takeKeyword("EXISTS") { return .not(.exists(field: field)) }
+            skipSpace()
             throw error("expected IN or EXISTS after 'NOT'")
         }
         if takeKeyword("IS") {
@@ -126,6 +127,7 @@ struct FilterParser {
             } else if takeKeyword("EMPTY") {
                 condition = .isEmpty(field: field)
             } else {
+                skipSpace()
                 throw error("expected NULL or EMPTY after '\(negated ? "IS NOT" : "IS")'")
             }
             return negated ? .not(condition) : condition

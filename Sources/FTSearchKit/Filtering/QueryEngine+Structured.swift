@@ -104,9 +104,12 @@ extension QueryEngine {
         ).order()
     }
 
-    /// The fields of `kind`'s records, read now.
+    /// The fields of `kind`'s records: kept in memory, or read now.
     func fieldTable(of kind: Kind) throws -> FieldTable {
-        try FieldTable.load(kind, from: database, tokenizer: tokenizer)
+        guard let fieldTables else {
+            return try FieldTable.load(kind, from: database, tokenizer: tokenizer)
+        }
+        return try fieldTables.table(of: kind, in: database, tokenizer: tokenizer)
     }
 
     /// `results` with the facets `request` asks for, counted over `matches`.

@@ -24,7 +24,7 @@ struct SortedPage {
 
     func hits() throws -> [SearchHit] {
         let total = matches.values.reduce(0) { $0 + $1.count }
-        let end = min(request.pageEnd, total)
+        let end = request.limit.map { min(request.offset + $0, total) } ?? total
         guard end > request.offset else { return [] }
         var candidates: [Candidate] = []
         for table in tables {

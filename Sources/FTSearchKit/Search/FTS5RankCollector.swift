@@ -83,6 +83,8 @@ final class FTS5RankCollector {
     private let admitted: RowSet?
     /// Every match counted, when the plan's filter asks for them.
     private var matched: RowSet?
+    /// The matches the filter did not admit: counted for the IDF only, which is the index's.
+    private var excluded = 0
 
     /// What it was made with, for ``emptyCopy()``.
     private let arguments:
@@ -161,7 +163,8 @@ final class FTS5RankCollector {
         if let matched { plan.rowFilter?.take(matched) }
         // One phrase: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
         let scale: Double? =
-            matchCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
+            matchCount == 1 && isStarted
+            ? Self.idf(rows: rowCount, hits: Int64(total + excluded)) : nil
         let kind = plan.kind
         return candidates.map { candidate in
             Ranked(
@@ -182,6 +185,7 @@ final class FTS5RankCollector {
         precondition(other.matchCount == matchCount && other.capacity == capacity)
         total += other.total
         if let theirs = other.matched { matched?.formUnion(theirs) }
+        excluded += other.excluded
         // Either half's threshold bounds the whole's from below: keep the higher.
         if let theirs = other.threshold, threshold.map({ $0 < theirs }) ?? true {
             threshold = theirs
@@ -303,24 +307,6 @@ final class FTS5RankCollector {
         }
     }
 
-    /// For a plan of one token and one match phrase, the tier of each ``Signals`` value the
-    /// signal phrases that hit a row can give: the match phrase's own signals and typos with
-    /// those.
-    private static func onePhraseTiers(
-        matchSignals: Signals, typos: Int
-    ) -> UnsafeMutableBufferPointer<Int> {
-        buffer(
-            (0..<8).map { raw in
-                let signals = Signals(rawValue: raw).union(matchSignals)
-                let isWhole = signals.contains(.whole)
-                return RankTier(
-                    wholeTokenMatches: isWhole ? 1 : 0, typos: typos,
-                    infixMatches: !isWhole && !signals.contains(.startsWord) ? 1 : 0,
-                    accentMatches: signals.contains(.accentExact) ? 1 : 0
-                ).rawValue
-            })
-    }
-
     /// For a plan of one token and one match phrase, the tier of a row that the signal
     /// phrases `signals` hit.
     @inline(__always)
@@ -334,7 +320,10 @@ final class FTS5RankCollector {
     /// counted. False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
     @inline(__always)
     func endRowIfLeftOut(byTier tier: Int, rowid: Int64) -> Bool {
-        if let admitted, !admitted.contains(rowid) { return true }
+        if let admitted, !admitted.contains(rowid) {
+            excluded += 1
+            return true
+        }
         guard tier < leastTier else { return false }
         total += 1
         matched?.insert(rowid)
