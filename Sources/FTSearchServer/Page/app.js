@@ -130,9 +130,11 @@ async function search({ append = false } = {}) {
     if (!append) {
       const shown = sectionsBox.checked ? ["people"]
         : kindSelect.value === "all" ? ["people", "animals"] : [kindSelect.value];
-      facets.draw(await counts, shown, sectionsBox.checked ? null : kindSelect);
+      const perKind = await counts;
+      if (generation !== state.generation) return; // the panel too is never drawn stale
+      facets.draw(perKind, shown, sectionsBox.checked ? null : kindSelect);
       // Extra fields first seen in these results are counted by the next search.
-      if (facets.learnFields(answer.results) && generation === state.generation) search();
+      if (facets.learnFields(answer.results)) search();
     }
   } catch (error) {
     if (error.name === "AbortError" || generation !== state.generation) return;
