@@ -1,4 +1,4 @@
-import FTSearchKit
+@_spi(Benchmarking) import FTSearchKit
 
 // `ftsearch-bench structured DB QUERIES.tsv COMPANIES.txt`: issue 47's rows, in process, warm
 // (each search run once first; the first search of a process reads every record's fields
