@@ -106,6 +106,8 @@ let package = Package(
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/app.css"),
                 .embedInCode("Page/app.js"),
+                .embedInCode("Page/facets.js"),
+                .embedInCode("Page/record.js"),
                 .embedInCode("Page/openapi.json"),
             ],
             swiftSettings: strictSettings

@@ -64,6 +64,17 @@ struct RequestBodies: Sendable {
     /// - Throws: 415 unless the content type is JSON; 400 for a body that is not UTF-8, not
     ///   JSON, or not an object.
     func jsonObject(_ request: Request) async throws -> [JSONMember] {
+        guard case .object(let members) = try await json(request) else {
+            throw APIError.badRequest("the body must be a JSON object")
+        }
+        return members
+    }
+
+    /// The JSON value the body holds.
+    ///
+    /// - Throws: 415 unless the content type is JSON; 400 for a body that is not UTF-8 or not
+    ///   JSON.
+    func json(_ request: Request) async throws -> JSONValue {
         guard Self.isJSON(request.headers[.contentType]) else {
             throw APIError(
                 .unsupportedMediaType, code: "unsupported_media_type",
@@ -76,10 +87,7 @@ struct RequestBodies: Sendable {
         guard let value = JSONValue(parsing: text) else {
             throw APIError.badRequest("the body is not valid JSON")
         }
-        guard case .object(let members) = value else {
-            throw APIError.badRequest("the body must be a JSON object")
-        }
-        return members
+        return value
     }
 
     /// Whether a content type names JSON: `application/json`, with or without parameters.

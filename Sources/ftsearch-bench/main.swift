@@ -36,6 +36,8 @@
 //       CLI to run on a history file.
 //   ftsearch-bench history-file DB
 //       Prints the path of the file DB's history is kept in.
+//   ftsearch-bench structured DB QUERIES.tsv COMPANIES.txt
+//       Filters, facets and sort (see Structured.swift); prints "class plan p50 p90 p99 count".
 //   ftsearch-bench history DB HISTORY.txt
 //       Records every line as a search in the history; prints "history record p50 p90 p99 count".
 @_spi(Benchmarking) import FTSearchKit
@@ -360,6 +362,8 @@ case "after-write":
     try benchmarkSearchesAfterWrites(index, queries: arguments[3], writes: maximum)
 case "forgiving":
     try benchmarkForgivingSearch(index, path: arguments[2], queries: arguments[3])
+case "structured":
+    try benchmarkStructuredSearch(index, queries: arguments[3], companies: arguments[4])
 case "history":
     let history = try index.history
     var timings: [Double] = []

@@ -240,7 +240,9 @@ def test_page_files_are_served(server):
     page = server.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert '<script src="/app.js"' in page.text and "/app.css" in page.text
-    assert server.get("/app.js").headers["content-type"].startswith("text/javascript")
+    for script in ("/app.js", "/facets.js", "/record.js"):
+        assert f'<script src="{script}"' in page.text
+        assert server.get(script).headers["content-type"].startswith("text/javascript")
     assert server.get("/app.css").headers["content-type"].startswith("text/css")
     assert "default-src 'self'" in page.headers["content-security-policy"]
 

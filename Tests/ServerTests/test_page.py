@@ -320,3 +320,67 @@ def test_a_key_is_asked_for_once_per_session(browser, start_server):
     assert server.get("/api/search", params={"q": "keyed", "kind": "animals"}).json()["total"] == 2
     # The browser's line for the one 401 that asked for the key, nothing else.
     assert problems == ["Failed to load resource: the server responded with a status of 401 (Unauthorized)"]
+
+
+def test_facet_panel_filters_with_chips_sort_and_back(page):
+    expect(page.locator("#status")).to_have_text("17 results")
+    company = page.locator('#facets .facet[data-field="company"]')
+    annex = company.locator('.facet-value[data-value="Annex Ltd"]')
+    expect(annex.locator(".count")).to_have_text("2")
+    expect(annex).to_have_attribute("aria-pressed", "false")
+    annex.click()
+    expect(page.locator("#status")).to_have_text("2 results")
+    expect(annex).to_have_attribute("aria-pressed", "true")
+    chip = page.locator("#chips .chip")
+    expect(chip).to_have_text("company: Annex Ltd ×")
+    expect(chip).to_have_attribute("aria-label", "Remove filter company: Annex Ltd")
+    assert "f=company%3AAnnex+Ltd" in page.url
+    # The kind facet counts the filtered matches: animals have no company.
+    expect(page.locator('.facet[data-field="kind"] .facet-value[data-value="animals"] .count')).to_have_text("0")
+    page.locator("#sort").select_option("last_name:desc")
+    expect(page.locator(".result .name")).to_have_text(["Mary Smith-Jones", "Ann Smith"])
+    page.locator("#sort").select_option("last_name:asc")
+    expect(page.locator(".result .name")).to_have_text(["Ann Smith", "Mary Smith-Jones"])
+    # Back and forward restore the sort and the filter, from the URL.
+    page.go_back()
+    expect(page.locator("#sort")).to_have_value("last_name:desc")
+    expect(page.locator(".result .name")).to_have_text(["Mary Smith-Jones", "Ann Smith"])
+    page.go_back()
+    page.go_back()
+    expect(page.locator("#status")).to_have_text("17 results")
+    expect(page.locator("#chips .chip")).to_have_count(0)
+    page.go_forward()
+    expect(page.locator("#status")).to_have_text("2 results")
+    expect(chip).to_have_count(1)
+    # Removing the chip drops the filter and gives the focus back to the search field.
+    chip.click()
+    expect(page.locator("#status")).to_have_text("17 results")
+    expect(page.locator("#chips")).to_be_hidden()
+    expect(page.locator("#q")).to_be_focused()
+    assert "f=" not in page.url
+
+
+def test_extra_field_facets_kind_facet_and_keyboard(page):
+    # species (few values, shared) gets a group once results show the field; email does not.
+    species = page.locator('.facet[data-field="species"]')
+    expect(species.locator(".facet-value")).to_have_count(3)
+    expect(page.locator('.facet[data-field="email"]')).to_have_count(0)
+    expect(species.locator('.facet-value[data-value="cat"]')).to_have_attribute("aria-label", "cat, 2 results")
+    # From the keyboard: focus a value, press Space; the focus stays on it.
+    dog = species.locator('.facet-value[data-value="dog"]')
+    dog.focus()
+    page.keyboard.press("Space")
+    expect(page.locator("#status")).to_have_text("2 results")
+    expect(dog).to_be_focused()
+    expect(page.locator(".result .name")).to_have_count(2)
+    assert sorted(names(page)) == ["Rex", "Zoë"]
+    # The kind facet sets the kind menu.
+    page.locator('.facet[data-field="kind"] .facet-value[data-value="people"]').click()
+    expect(page.locator("#kind")).to_have_value("people")
+    expect(page.locator("#status")).to_have_text("0 results")
+    page.locator("#chips .chip").click()
+    expect(page.locator("#status")).to_have_text("12 results")
+    # A filtered URL opened directly shows the same page.
+    page.goto(page.server.url + "/?f=company%3AAnnex+Ltd&sort=last_name%3Adesc")
+    expect(page.locator(".result .name")).to_have_text(["Mary Smith-Jones", "Ann Smith"])
+    expect(page.locator("#chips .chip")).to_have_text("company: Annex Ltd ×")

@@ -9,7 +9,7 @@ The same seed and COUNT always give byte-identical files (faker is pinned in req
 
 Names come from faker pools of several locales (diacritics: Zoë, Müller, Łukasz, Søren),
 plus apostrophes (O'Brien) and hyphenated double names; companies carry '&', ',' and '-';
-a few notes are quoted CSV fields with embedded newlines.
+a few notes are quoted CSV fields with embedded newlines; the JSON files also carry tags.
 """
 import argparse
 import csv
@@ -24,6 +24,10 @@ LOCALES = ["en_US", "en_GB", "en_IE", "de_DE", "fr_FR", "pl_PL", "da_DK", "sv_SE
 EXTRA_FIRST = ["Zoë", "Łukasz", "Søren", "Seán", "Siobhán", "Anaïs", "José", "Ånund", "Chloé", "Jürgen"]
 EXTRA_LAST = ["Müller", "O'Brien", "O'Connor", "D'Angelo", "Ødegaard", "Smith-Jones", "Nuñez",
               "Wałęsa", "Çelik", "L'Estrange"]
+# Tags of a person (people.json and people.ndjson only: CSV has no arrays), for the facet rows:
+# none to three, a few common, most rare.
+TAGS = ["customer", "lead", "vip", "partner", "supplier", "press", "investor", "alumni",
+        "speaker", "volunteer", "board", "staff"]
 CITIES = ["Oslo", "Zürich", "København", "Kraków", "São Paulo", "New York, NY", "Lyon", "Dublin",
           "Málaga", "Göteborg"]
 
@@ -51,6 +55,9 @@ def people(count, seed):
     firsts = rng.choices(first, first_w, k=count)
     lasts = rng.choices(last, last_w, k=count)
     comps = rng.choices(companies, k=count)
+    # A generator of its own, so that adding tags changed no other field.
+    tag_rng = random.Random(seed + 47)
+    tag_w = [1.0 / (i + 1) for i in range(len(TAGS))]
     for i in range(count):
         f, l, c = firsts[i], lasts[i], comps[i]
         r = rng.random()
@@ -61,6 +68,7 @@ def people(count, seed):
         email = (f.split()[0] + "." + l.replace("'", "").split("-")[0]).lower() + f"{i % 97}@example.org"
         row = {"id": i + 1, "first_name": f, "last_name": l, "company": c, "email": email,
                "city": CITIES[i % len(CITIES)]}
+        row["tags"] = sorted(set(tag_rng.choices(TAGS, tag_w, k=tag_rng.randint(0, 3))))
         if i % 50 == 7:
             row["notes"] = f"Met at the {rng.choice(CITIES)} office.\nFollow up: \"call back\", maybe."
         else:
@@ -84,7 +92,7 @@ def main():
     rows = list(people(args.count, args.seed))
 
     with open(os.path.join(args.outdir, "people.csv"), "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+        writer = csv.DictWriter(f, fieldnames=fields, lineterminator="\n", extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows)
     with open(os.path.join(args.outdir, "people.ndjson"), "w", encoding="utf-8") as f:

@@ -69,6 +69,8 @@ public final class SearchIndex {
     /// What searches keep in memory that this index shares with the other connections of its
     /// process (a ``SearchIndexPool``'s), in front of the database's; nil for none.
     var memory: SearchMemory?
+    /// The records' fields for filters, facets and sort, kept when there is no ``memory``.
+    let fieldTables = FieldTableCache()
     /// How much memory this index's connections use for the file, when not what every
     /// connection starts with (see ``limitMemory(_:)``).
     private(set) var memoryLimits: ConnectionMemoryLimits?

@@ -46,6 +46,7 @@ enum DerivedDataList {
         list.append(SearchChanges.Log())
         list.append(ResultCache.Table())
         list.append(Vocabulary.Table())
+        list.append(FieldVersions.Table())
         return list
     }
 }

@@ -82,8 +82,9 @@ final class BulkWriter {
             // record of the kind may have changed, and kept rankings of it are ranked again.
             try database.execute(
                 sql: sync.dropTriggersSQL + SearchChanges.dropTriggersSQL(of: kind)
-                    + sortCodes.dropTriggersSQL)
+                    + sortCodes.dropTriggersSQL + FieldVersions.dropTriggersSQL(of: kind))
             try SearchChanges.noteBulkWrite(of: kind, in: database)
+            try FieldVersions.noteBulkWrite(of: kind, in: database)
         }
         if replacingAll {
             try database.execute(sql: sync.deleteAllSQL + sortCodes.blocks.deleteAllSQL)
@@ -263,7 +264,7 @@ final class BulkWriter {
         try database.execute(sql: sync.dropReindexListSQL)
         try database.execute(
             sql: sync.createTriggersSQL + SearchChanges.createTriggersSQL(of: kind)
-                + sortCodes.createTriggersSQL)
+                + sortCodes.createTriggersSQL + FieldVersions.createTriggersSQL(of: kind))
         upsert = nil
         exists = nil
         unindex = []

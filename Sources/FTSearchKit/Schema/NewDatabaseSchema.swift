@@ -24,7 +24,8 @@ extension Schema {
             try database.execute(
                 sql: IndexSync(kind: kind, indexes: [.words(of: kind)]).createTriggersSQL
                     + SearchChanges.createTriggersSQL(of: kind)
-                    + SortCodes(of: kind).createTriggersSQL)
+                    + SortCodes(of: kind).createTriggersSQL
+                    + FieldVersions.createTriggersSQL(of: kind))
         }
     }
 
@@ -59,6 +60,7 @@ extension Schema {
             structure BLOB NOT NULL,
             words BLOB NOT NULL
         );
+        CREATE TABLE record_versions (kind TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;
         CREATE VIRTUAL TABLE people_fts USING fts5(
             first_name, last_name, company,
             content='people', content_rowid='id',

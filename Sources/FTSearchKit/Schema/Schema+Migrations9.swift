@@ -271,6 +271,9 @@ extension Schema {
         }
         migrator.registerMigration(
             "Never give a deleted record's id to a new one", neverReuseIDs)
+        migrator.registerMigration(
+            "Count the writes to each kind's records, for the fields filters read in memory",
+            countRecordWrites)
         migrator.newDatabaseSetup = createNewDatabase
     }
 }

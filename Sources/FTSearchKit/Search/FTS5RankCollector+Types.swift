@@ -1,6 +1,32 @@
 import FTSearchSQLite
 
 extension FTS5RankCollector {
+    /// For a plan of one token and one match phrase, the tier of each ``Signals`` value the
+    /// signal phrases that hit a row can give: the match phrase's own signals and typos with
+    /// those.
+    static func onePhraseTiers(
+        matchSignals: Signals, typos: Int
+    ) -> UnsafeMutableBufferPointer<Int> {
+        buffer(
+            (0..<8).map { raw in
+                let signals = Signals(rawValue: raw).union(matchSignals)
+                let isWhole = signals.contains(.whole)
+                return RankTier(
+                    wholeTokenMatches: isWhole ? 1 : 0, typos: typos,
+                    infixMatches: !isWhole && !signals.contains(.startsWord) ? 1 : 0,
+                    accentMatches: signals.contains(.accentExact) ? 1 : 0
+                ).rawValue
+            })
+    }
+
+    /// A buffer of its own holding `values`, for the per-row loops (no exclusivity checks, no
+    /// reference counting).
+    static func buffer<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: values.count)
+        _ = buffer.initialize(from: values)
+        return buffer
+    }
+
     /// A row that may be among the best.
     struct Candidate {
         var rowid: Int64

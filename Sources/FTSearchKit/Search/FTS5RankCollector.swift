@@ -51,7 +51,7 @@ final class FTS5RankCollector {
         didSet { leastTier = threshold?.tier ?? .min }
     }
     /// The threshold's tier, `Int.min` while there is none: a row of a lower tier is left out
-    /// whatever its score (see ``endRowIfLeftOut(byTier:)``). Kept apart from the optional
+    /// whatever its score (see ``endRowIfLeftOut(byTier:rowid:)``). Kept apart from the optional
     /// for the per-row check of streamed rows.
     private var leastTier = Int.min
     /// When the candidates outgrow this count, ``raiseThreshold()`` selects the
@@ -80,6 +80,13 @@ final class FTS5RankCollector {
     /// The values of a one-word search's rows worked out so far.
     private let onePhraseValues = OnePhraseValues()
 
+    /// The rows a filter admits (see ``RowFilter``); nil for every row.
+    private let admitted: RowSet?
+    /// Every match counted, when the plan's filter asks for them.
+    private var matched: RowSet?
+    /// The matches the filter did not admit: counted for the IDF only, which is the index's.
+    private var excluded = 0
+
     /// What it was made with, for ``emptyCopy()``.
     private let arguments:
         (plan: MatchPlan, database: Database?, sizeTable: String?, rowSizes: RowSizes?)
@@ -92,6 +99,8 @@ final class FTS5RankCollector {
         rowSizes: RowSizes? = nil
     ) {
         arguments = (plan, database, sizeTable, rowSizes)
+        admitted = plan.rowFilter?.admitted
+        if plan.rowFilter?.collectsMatches == true { matched = RowSet(capacity: 0) }
         if let database, let sizeTable {
             sizeBlob = BlobReader(database: database, table: sizeTable, column: "sz")
         }
@@ -143,14 +152,6 @@ final class FTS5RankCollector {
         tokenAccentExact.deallocate()
     }
 
-    /// A buffer of its own holding `values`, for the per-row loops (no exclusivity checks, no
-    /// reference counting).
-    private static func buffer<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: values.count)
-        _ = buffer.initialize(from: values)
-        return buffer
-    }
-
     /// The candidates left, in no particular order, with their final scores: every row that
     /// can be among the best `capacity` (ties with the last one included), and perhaps a few
     /// more that the last selection did not reach (at most twice `capacity` and a little, or a
@@ -160,9 +161,11 @@ final class FTS5RankCollector {
         guard failure == SQLiteResultCode.ok.rawValue else {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
+        if let matched { plan.rowFilter?.take(matched) }
         // One phrase: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
         let scale: Double? =
-            matchCount == 1 && isStarted ? Self.idf(rows: rowCount, hits: Int64(total)) : nil
+            matchCount == 1 && isStarted
+            ? Self.idf(rows: rowCount, hits: Int64(total + excluded)) : nil
         let kind = plan.kind
         return candidates.map { candidate in
             Ranked(
@@ -182,6 +185,8 @@ final class FTS5RankCollector {
     func absorb(_ other: FTS5RankCollector) {
         precondition(other.matchCount == matchCount && other.capacity == capacity)
         total += other.total
+        if let theirs = other.matched { matched?.formUnion(theirs) }
+        excluded += other.excluded
         // Either half's threshold bounds the whole's from below: keep the higher.
         if let theirs = other.threshold, threshold.map({ $0 < theirs }) ?? true {
             threshold = theirs
@@ -303,24 +308,6 @@ final class FTS5RankCollector {
         }
     }
 
-    /// For a plan of one token and one match phrase, the tier of each ``Signals`` value the
-    /// signal phrases that hit a row can give: the match phrase's own signals and typos with
-    /// those.
-    private static func onePhraseTiers(
-        matchSignals: Signals, typos: Int
-    ) -> UnsafeMutableBufferPointer<Int> {
-        buffer(
-            (0..<8).map { raw in
-                let signals = Signals(rawValue: raw).union(matchSignals)
-                let isWhole = signals.contains(.whole)
-                return RankTier(
-                    wholeTokenMatches: isWhole ? 1 : 0, typos: typos,
-                    infixMatches: !isWhole && !signals.contains(.startsWord) ? 1 : 0,
-                    accentMatches: signals.contains(.accentExact) ? 1 : 0
-                ).rawValue
-            })
-    }
-
     /// For a plan of one token and one match phrase, the tier of a row that the signal
     /// phrases `signals` hit.
     @inline(__always)
@@ -330,11 +317,17 @@ final class FTS5RankCollector {
 
     /// Ends the current row when its `tier` alone leaves it out, below the threshold's: counts
     /// it and returns true, its hits never needed (a one-word search then reads none of its
-    /// positions). False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
+    /// positions); true too for a row the filter does not admit, which is no match and is not
+    /// counted. False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
     @inline(__always)
-    func endRowIfLeftOut(byTier tier: Int) -> Bool {
+    func endRowIfLeftOut(byTier tier: Int, rowid: Int64) -> Bool {
+        if let admitted, !admitted.contains(rowid) {
+            excluded += 1
+            return true
+        }
         guard tier < leastTier else { return false }
         total += 1
+        matched?.insert(rowid)
         leaveOut(tier: tier, value: .infinity)
         return true
     }
@@ -386,8 +379,9 @@ final class FTS5RankCollector {
         rowid: Int64, tier: Int, leastSize: Int, frequency: Double,
         readSize fallbackSize: (inout Int32) -> Int32, score: (Double) -> Double
     ) -> Int32 {
-        if endRowIfLeftOut(byTier: tier) { return SQLiteResultCode.ok.rawValue }
+        if endRowIfLeftOut(byTier: tier, rowid: rowid) { return SQLiteResultCode.ok.rawValue }
         total += 1
+        matched?.insert(rowid)
         // A smaller size gives a higher score. The margin keeps rows that could tie after the
         // IDF.
         if let least = threshold, tier == least.tier {

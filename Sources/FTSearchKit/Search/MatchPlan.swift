@@ -104,6 +104,9 @@ struct MatchPlan {
     let columnFilter: String
     /// The index columns that filter names, by number; nil when all are matched.
     let matchedColumns: [Int]?
+    /// The rows a filter admits and whether every match is to be noted (see ``RowFilter``);
+    /// nil for a plain ranking.
+    var rowFilter: RowFilter?
 
     var matchPhraseCount: Int { phrases.count { $0.isMatch } }
 

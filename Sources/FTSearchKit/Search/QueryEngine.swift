@@ -29,9 +29,15 @@ struct QueryEngine {
     var memory: SearchMemory?
     /// Where the rankings of expensive searches are kept; nil to rank every search.
     var resultCache: ResultCache?
+    /// Where the records' fields are kept for filters, facets and sort; nil to read them for
+    /// every search.
+    var fieldTables: FieldTableCache?
 
     func search(_ request: SearchRequest) throws -> SearchResults {
         try request.validate()
+        if request.isStructured {
+            return try structuredSearch(request)
+        }
         if request.listsEverything {
             return try listEverything(request)
         }

@@ -24,6 +24,7 @@ extension SearchIndex {
                 ResultCache(database: database, minimumCost: $0, memory: memory)
             })
         engine.readsDoclists = readsDoclists
+        engine.fieldTables = memory?.fieldTables ?? fieldTables
         return engine
     }
 }

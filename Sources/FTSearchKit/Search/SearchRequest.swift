@@ -15,12 +15,20 @@ public struct SearchRequest: Sendable, Equatable {
     /// bm25 weights by field name, replacing the defaults (first and last name 10, company 4,
     /// name 10) for the fields given.
     public var weights: [String: Double]
+    /// Which records to keep (see ``Filter``); nil for all.
+    public var filter: Filter?
+    /// The fields to order the matches by, before relevance; empty for relevance (the
+    /// listing order when the text is empty).
+    public var sort: [SortKey]
+    /// The fields whose values to count over all matches (``SearchResults/facets``).
+    public var facets: [String]
 
     /// Creates a request; a search refuses it with ``SearchRequestError`` when ``validate()``
     /// finds a problem (a negative limit or offset, a field the kinds do not have).
     public init(
         text: String, kinds: Set<Kind> = .all, limit: Int? = 20, offset: Int = 0,
-        match: MatchMode = .prefix, fields: [String]? = nil, weights: [String: Double] = [:]
+        match: MatchMode = .prefix, fields: [String]? = nil, weights: [String: Double] = [:],
+        filter: Filter? = nil, sort: [SortKey] = [], facets: [String] = []
     ) {
         self.text = text
         self.kinds = kinds
@@ -29,7 +37,14 @@ public struct SearchRequest: Sendable, Equatable {
         self.match = match
         self.fields = fields
         self.weights = weights
+        self.filter = filter
+        self.sort = sort
+        self.facets = facets
     }
+
+    /// Whether the request filters, sorts or counts facets: what the plain ranked search
+    /// (and its kept rankings) does not serve.
+    var isStructured: Bool { filter != nil || !sort.isEmpty || !facets.isEmpty }
 
     /// The searchable fields of the kinds searched, in a fixed order.
     public var searchableFields: [String] {
@@ -98,6 +113,11 @@ public struct SearchResults: Sendable, Equatable {
     /// When a prefix search found nothing: the query with its unknown words corrected, which
     /// finds records (`smiht` → `smith`).
     public var didYouMean: String?
+    /// For each field of ``SearchRequest/facets``: its most frequent values among all matches,
+    /// at most 100, by count then value.
+    public var facets: [String: [FacetValue]] = [:]
+    /// For each field of ``SearchRequest/facets`` holding numbers: their lowest and highest.
+    public var facetStats: [String: FacetStats] = [:]
 
     /// Creates results.
     public init(

@@ -94,7 +94,8 @@ extension MeilisearchError {
                 .notFound, code: "not_found",
                 "No such route. The Meilisearch-compatible routes are /health, /version, /stats, "
                     + "/indexes, /indexes/{uid}, /indexes/{uid}/stats, /indexes/{uid}/search, "
-                    + "/indexes/{uid}/documents, /multi-search and /tasks.")
+                    + "/indexes/{uid}/documents, /indexes/{uid}/settings, "
+                    + "/indexes/{uid}/facet-search, /multi-search and /tasks.")
         default:
             let native = APIError(error)
             let code =

@@ -77,6 +77,7 @@ struct MeilisearchTermSearch {
         var seen = Set<AnyRecord>()
         var full: SearchResults?
         var total = 0
+        var facets: ([String: [FacetValue]], [String: FacetStats]) = ([:], [:])
         for kept in stride(from: count, through: lowest, by: -1) {
             let needsHits = hits.count < end
             guard needsHits || kept == lowest else { continue }
@@ -86,6 +87,8 @@ struct MeilisearchTermSearch {
             // A phrase is checked on the hits, so its search needs them all; otherwise the
             // page's end is enough, since each search's hits include the last one's.
             step.limit = phrases.isEmpty ? (needsHits ? end : 0) : nil
+            // Facets count every match: the last search's, whose matches hold the others'.
+            if kept != lowest { step.facets = [] }
             var results = try await pool.search(step)
             if !phrases.isEmpty {
                 results.hits = try await withPhrases(phrases, results.hits)
@@ -93,6 +96,7 @@ struct MeilisearchTermSearch {
             }
             if full == nil { full = results }
             total = results.total
+            facets = (results.facets, results.facetStats)
             let band = Self.band(kept: kept, of: count, dropsWords: strategy != .all)
             for hit in results.hits where hits.count < end && seen.insert(hit.record).inserted {
                 hits.append(hit)
@@ -103,6 +107,7 @@ struct MeilisearchTermSearch {
         let page = offset < hits.count ? offset..<min(hits.count, end) : 0..<0
         results.hits = Array(hits[page])
         results.total = total
+        (results.facets, results.facetStats) = facets
         results.query = request.text
         return Page(results: results, bands: Array(bands[page]))
     }
@@ -119,6 +124,8 @@ struct MeilisearchTermSearch {
             alone.text = terms.words[position]
             alone.offset = 0
             alone.limit = 0
+            alone.sort = []
+            alone.facets = []
             frequencies[position] = try await pool.search(alone).total
         }
         return positions.sorted { frequencies[$0, default: 0] > frequencies[$1, default: 0] }

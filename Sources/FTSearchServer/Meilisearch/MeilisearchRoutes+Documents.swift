@@ -29,7 +29,10 @@ extension MeilisearchRoutes {
         on("/indexes/:uid/documents", .get) { request, context in
             let kind = try Self.kind(context)
             let parameters = try QueryParameters(
-                request, allowing: ["offset", "limit", "fields", "retrieveVectors", "ids"],
+                request,
+                allowing: [
+                    "offset", "limit", "fields", "retrieveVectors", "ids", "filter", "sort",
+                ],
                 maximumSize: configuration.maximumQuerySize)
             var ids: [Int64]?
             if let text = parameters["ids"] {
@@ -43,7 +46,10 @@ extension MeilisearchRoutes {
                     of: kind,
                     offset: try parameters.integer("offset", default: 0, in: 0...Int(Int32.max)),
                     limit: try parameters.integer("limit", default: 20, in: 0...Int(Int32.max)),
-                    fields: parameters["fields"].map(Routes.list), ids: ids))
+                    fields: parameters["fields"].map(Routes.list), ids: ids,
+                    filter: parameters["filter"].map(JSONValue.string) ?? .null,
+                    sort: parameters["sort"].map { .array(Routes.list($0).map(JSONValue.string)) }
+                        ?? .null))
         }
         on("/indexes/:uid/documents/fetch", .post) { request, context in
             let kind = try Self.kind(context)
@@ -51,6 +57,8 @@ extension MeilisearchRoutes {
             var limit = 20
             var fields: [String]?
             var ids: [Int64]?
+            var filter = JSONValue.null
+            var sort = JSONValue.null
             for member in try await bodies.jsonObject(request) {
                 let code = "invalid_document_" + MeilisearchSearchQuery.snakeCase(member.key)
                 switch member.key {
@@ -75,23 +83,24 @@ extension MeilisearchRoutes {
                     for element in elements {
                         ids?.append(try Self.documentID(element, code: code))
                     }
-                case "filter", "sort", "retrieveVectors":
+                case "filter": filter = member.value
+                case "sort": sort = member.value
+                case "retrieveVectors":
                     guard MeilisearchSearchQuery.isEmpty(member.value) else {
                         throw MeilisearchError.invalid(
-                            code,
-                            "ftsearch does not support `\(member.key)` here: give offset, "
-                                + "limit and fields, or get one document by its id.")
+                            code, "ftsearch keeps no vectors: `retrieveVectors` must be false.")
                     }
                 default:
                     throw MeilisearchError.invalid(
                         "bad_request",
                         "Unknown field `\(member.key)`: expected one of offset, limit, fields, "
-                            + "ids.")
+                            + "ids, filter, sort.")
                 }
             }
             return JSONResponse.make(
                 try await documents(
-                    of: kind, offset: offset, limit: limit, fields: fields, ids: ids))
+                    of: kind, offset: offset, limit: limit, fields: fields, ids: ids,
+                    filter: filter, sort: sort))
         }
         on("/indexes/:uid/documents", .post) { request, context in
             try await write(request, into: try Self.kind(context), updating: false)
@@ -124,14 +133,10 @@ extension MeilisearchRoutes {
             for element in elements { ids.append(try Self.documentID(element)) }
             return try await delete(ids: ids, from: kind, customMetadata: metadata)
         }
-        on("/indexes/:uid/documents/delete", .post) { _, context in
-            _ = try Self.kind(context)
-            throw MeilisearchError.invalid(
-                "invalid_document_filter",
-                "ftsearch does not support deleting by filter: delete by id "
-                    + "(DELETE /indexes/{uid}/documents/{id}), by batch "
-                    + "(POST /indexes/{uid}/documents/delete-batch) or all "
-                    + "(DELETE /indexes/{uid}/documents).")
+        on("/indexes/:uid/documents/delete", .post) { request, context in
+            let kind = try Self.kind(context)
+            let metadata = try customMetadata(of: request)
+            return try await deleteDocuments(request, from: kind, customMetadata: metadata)
         }
         on("/indexes/:uid/documents", .delete) { request, context in
             let kind = try Self.kind(context)
@@ -168,10 +173,21 @@ extension MeilisearchRoutes {
     }
 
     /// The documents from `offset`, at most `limit`, with only `fields`; by id, or only those
-    /// of `ids` (in the order of their ids, ids without a document left out).
+    /// of `ids` (in the order of their ids, ids without a document left out), or those that
+    /// pass `filter` in `sort`'s order.
     private func documents(
-        of kind: Kind, offset: Int, limit: Int, fields: [String]?, ids: [Int64]? = nil
+        of kind: Kind, offset: Int, limit: Int, fields: [String]?, ids: [Int64]? = nil,
+        filter: JSONValue = .null, sort: JSONValue = .null
     ) async throws -> JSONValue {
+        if !MeilisearchSearchQuery.isEmpty(filter) || !MeilisearchSearchQuery.isEmpty(sort) {
+            guard ids == nil else {
+                throw MeilisearchError.invalid(
+                    "invalid_document_filter",
+                    "Give `ids` or `filter` and `sort`: ftsearch does not combine them.")
+            }
+            return try await filteredDocuments(
+                of: kind, offset: offset, limit: limit, fields: fields, filter: filter, sort: sort)
+        }
         let budget = answerBudget()
         let (documents, total) = try await pool.read { index in
             if let ids {

@@ -116,18 +116,32 @@ extension MeilisearchRoutes {
 
     /// One search, its hits charged to `budget`, answered as Meilisearch answers it, plus `didYouMean` when ftsearch has a
     /// correction for a prefix search that found nothing.
-    func search(_ query: MeilisearchSearchQuery, in kind: Kind, budget: AnswerBudget)
+    func search(_ asked: MeilisearchSearchQuery, in kind: Kind, budget: AnswerBudget)
         async throws -> JSONValue
     {
         let start = ContinuousClock.now
+        let settings = settings.settings(of: kind)
+        var restricted = asked
+        restricted.restrict(to: settings)
+        let query = restricted
         let hitsPerPage = query.hitsPerPage ?? 20
-        // Page 0 is an empty page, as in Meilisearch.
-        let limit = query.isPaged ? (query.page == 0 ? 0 : hitsPerPage) : query.limit
-        let offset = query.isPaged ? (max(1, query.page ?? 1) - 1) * hitsPerPage : query.offset
-        let fields = query.attributesToSearchOn.flatMap { $0.contains("*") ? nil : $0 }
-        let request = SearchRequest(
+        // Page 0 is an empty page, as in Meilisearch; no hit lies past `maxTotalHits`.
+        let maxTotalHits = settings.maxTotalHits
+        let offset = min(
+            query.isPaged ? (max(1, query.page ?? 1) - 1) * hitsPerPage : query.offset,
+            maxTotalHits)
+        let limit = min(
+            query.isPaged ? (query.page == 0 ? 0 : hitsPerPage) : query.limit,
+            maxTotalHits - offset)
+        let fields = try query.searchedFields(kind: kind, settings: settings)
+        let facetFields = try query.facetFields(kind: kind, settings: settings)
+        try query.checkAttributes(facetFields, kind: kind, settings: settings)
+        var request = SearchRequest(
             text: query.text, kinds: kind == .people ? .people : .animals, limit: limit,
             offset: offset, match: query.match, fields: fields)
+        request.filter = query.filter
+        request.sort = query.sort
+        request.facets = facetFields
         do {
             try request.validate()
         } catch {
@@ -155,20 +169,25 @@ extension MeilisearchRoutes {
             JSONMember(key: "query", value: .string(query.text)),
             JSONMember(key: "processingTimeMs", value: .integer(milliseconds)),
         ]
+        let total = min(results.total, maxTotalHits)
         if query.isPaged {
-            let pages = hitsPerPage == 0 ? 0 : (results.total + hitsPerPage - 1) / hitsPerPage
+            let pages = hitsPerPage == 0 ? 0 : (total + hitsPerPage - 1) / hitsPerPage
             members += [
                 JSONMember(key: "hitsPerPage", value: .integer(hitsPerPage)),
                 JSONMember(key: "page", value: .integer(query.page ?? 1)),
                 JSONMember(key: "totalPages", value: .integer(pages)),
-                JSONMember(key: "totalHits", value: .integer(results.total)),
+                JSONMember(key: "totalHits", value: .integer(total)),
             ]
         } else {
             members += [
                 JSONMember(key: "limit", value: .integer(limit)),
                 JSONMember(key: "offset", value: .integer(offset)),
-                JSONMember(key: "estimatedTotalHits", value: .integer(results.total)),
+                JSONMember(key: "estimatedTotalHits", value: .integer(total)),
             ]
+        }
+        if query.facets?.isEmpty == false {
+            members += MeilisearchFacets(settings: settings).members(
+                of: results, fields: facetFields)
         }
         if let correction = results.didYouMean {
             members.append(JSONMember(key: "didYouMean", value: .string(correction)))

@@ -13,6 +13,7 @@ struct MeilisearchRoutes: Sendable {
     let configuration: ServerConfiguration
     let bodies: RequestBodies
     let tasks: MeilisearchTaskStore
+    let settings: MeilisearchSettingsStore
     let logger: Logger
     let file: DatabaseFile
 
@@ -27,13 +28,14 @@ struct MeilisearchRoutes: Sendable {
         bodies = RequestBodies(
             maximumBodySize: configuration.maximumBodySize, timeout: configuration.bodyTimeout)
         tasks = MeilisearchTaskStore(databasePath: configuration.databasePath)
+        settings = MeilisearchSettingsStore(databasePath: configuration.databasePath)
     }
 
     /// Meilisearch routes that ftsearch does not have; each answers a 4xx that says so.
     static let unsupportedRoutes = [
         "/keys", "/keys/**", "/dumps", "/snapshots", "/swap-indexes", "/batches", "/batches/**",
         "/experimental-features", "/network", "/metrics", "/logs/**", "/export",
-        "/indexes/:uid/settings", "/indexes/:uid/settings/**", "/indexes/:uid/facet-search",
+        "/indexes/:uid/settings/**",
         "/indexes/:uid/similar", "/indexes/:uid/documents/edit", "/indexes/:uid/**",
         "/tasks/:taskUid/**", "/webhooks", "/webhooks/**", "/dynamic-search-rules",
         "/dynamic-search-rules/**", "/render-template", "/chats", "/chats/**", "/multi-search/**",
@@ -97,6 +99,8 @@ struct MeilisearchRoutes: Sendable {
         addSearchRoutes(on)
         addDocumentRoutes(on)
         addTaskRoutes(on)
+        addSettingsRoutes(on)
+        addFacetSearchRoutes(on)
         for path in Self.unsupportedRoutes {
             for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
                 group.on(RouterPath(path), method: method) { _, _ -> Response in
@@ -123,7 +127,10 @@ struct MeilisearchRoutes: Sendable {
     static let supportedSummary =
         "The Meilisearch-compatible routes are /health, /version, /stats, /indexes, "
         + "/indexes/{uid}, /indexes/{uid}/stats, /indexes/{uid}/search, /multi-search, "
-        + "/indexes/{uid}/documents and /tasks, for the indexes people and animals."
+        + "/indexes/{uid}/documents, /indexes/{uid}/facet-search, "
+        + "/indexes/{uid}/settings (displayed, searchable, filterable "
+        + "and sortable attributes, faceting, pagination) and /tasks, for the indexes people "
+        + "and animals."
 
     /// The index of the path: `people` or `animals`.
     static func kind(_ context: ServerContext) throws(MeilisearchError) -> Kind {

@@ -4,7 +4,8 @@ import FTSearchKit
 /// `/multi-search`, or `GET /indexes/{uid}/search`'s query string), checked as Meilisearch
 /// checks them: a wrong type is a 400 with `invalid_search_<parameter>`, an unknown parameter a
 /// 400 `bad_request` that lists the known ones, and a Meilisearch feature ftsearch lacks
-/// (`filter`, `facets`, `sort`...) a 400 that says so, unless it is empty.
+/// (`distinct`, `vector`...) a 400 that says so, unless it is empty. `filter`, `sort` and
+/// `facets` are read in MeilisearchSearchQuery+Structure.swift.
 struct MeilisearchSearchQuery: Sendable {
     enum MatchingStrategy: String, Sendable {
         /// Every word must match (the native API's and the command line's rule).
@@ -37,6 +38,12 @@ struct MeilisearchSearchQuery: Sendable {
     var match = MatchMode.prefix
     /// The index of a multi-search query.
     var indexUid: String?
+    var filter: Filter?
+    /// The expressions `filter` was read from, for the place an error names.
+    var filterExpressions: [String] = []
+    var sort: [SortKey] = []
+    /// The fields whose values to count (`*`: every filterable one); nil when not asked.
+    var facets: [String]?
 
     /// Whether the answer counts pages (`page` or `hitsPerPage` given) or offsets.
     var isPaged: Bool { page != nil || hitsPerPage != nil }
@@ -45,12 +52,13 @@ struct MeilisearchSearchQuery: Sendable {
         "q", "offset", "limit", "page", "hitsPerPage", "attributesToRetrieve",
         "attributesToHighlight", "highlightPreTag", "highlightPostTag", "attributesToCrop",
         "cropLength", "cropMarker", "showMatchesPosition", "showRankingScore",
-        "attributesToSearchOn", "matchingStrategy", "locales", "ftsearchMatch",
+        "attributesToSearchOn", "matchingStrategy", "locales", "ftsearchMatch", "filter", "sort",
+        "facets",
     ]
 
     /// Meilisearch's parameters that ftsearch does not implement: accepted when empty.
     static let unsupported = [
-        "filter", "facets", "sort", "distinct", "vector", "hybrid", "retrieveVectors",
+        "distinct", "vector", "hybrid", "retrieveVectors",
         "rankingScoreThreshold", "showRankingScoreDetails", "showPerformanceDetails",
         "media", "facetName", "facetQuery", "federationOptions",
     ]
@@ -124,6 +132,12 @@ struct MeilisearchSearchQuery: Sendable {
                         "ftsearchMatch must be prefix, substring, exact or fuzzy, not `\(text)`.")
                 }
                 match = mode
+            case "filter":
+                (filter, filterExpressions) = try Self.filter(value)
+            case "sort":
+                sort = try Self.sortKeys(value)
+            case "facets":
+                facets = try Self.strings(value, code: code(), name: name)
             case "indexUid" where allowsIndexUid:
                 indexUid = try Self.string(value, code: "invalid_index_uid", name: name)
             case _ where Self.unsupported.contains(name):

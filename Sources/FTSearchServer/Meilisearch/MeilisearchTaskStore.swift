@@ -117,7 +117,7 @@ final class MeilisearchTaskStore: Sendable {
     /// Opens (or starts) the task file of the database at `databasePath`.
     init(databasePath: String) {
         path = databasePath + ".meilisearch-tasks.ndjson"
-        let text = Self.contents(of: path)
+        let text = SidecarFile.contents(of: path)
         state.withLock { state in
             for line in text.split(separator: "\n") {
                 guard let object = JSONValue(parsing: String(line)) else { continue }
@@ -138,11 +138,13 @@ final class MeilisearchTaskStore: Sendable {
             state.keep(Entry(object: object))
             let line = Array((object.jsonText + "\n").utf8)
             let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { return Self.failure(errno) }
+            guard descriptor >= 0 else { return SidecarFile.failure(errno) }
             defer { close(descriptor) }
             let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written == line.count else { return Self.failure(written < 0 ? errno : ENOSPC) }
-            guard fsync(descriptor) == 0 else { return Self.failure(errno) }
+            guard written == line.count else {
+                return SidecarFile.failure(written < 0 ? errno : ENOSPC)
+            }
+            guard fsync(descriptor) == 0 else { return SidecarFile.failure(errno) }
             return nil
         }
     }
@@ -194,46 +196,19 @@ final class MeilisearchTaskStore: Sendable {
             let matched = state.tasks.filter(filter).count
             let kept = state.tasks.filter { !filter($0) }
             let text = kept.map { $0.object.jsonText + "\n" }.joined()
-            let temporary = path + ".new"
-            let descriptor = open(temporary, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw Self.unrewritable(path, errno) }
-            let bytes = Array(text.utf8)
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            let synced = fsync(descriptor) == 0
-            close(descriptor)
-            guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-                let code = errno
-                unlink(temporary)
-                throw Self.unrewritable(path, code)
+            if let failure = SidecarFile.replace(path, with: text) {
+                throw Self.unrewritable(path, failure)
             }
             state.tasks = kept
             return (matched, matched)
         }
     }
 
-    private static func unrewritable(_ path: String, _ code: Int32) -> MeilisearchError {
+    private static func unrewritable(_ path: String, _ failure: String) -> MeilisearchError {
         MeilisearchError(
             .internalServerError, code: "io_error",
-            "the task file \(path) could not be rewritten (\(failure(code))): no task was deleted",
+            "the task file \(path) could not be rewritten (\(failure)): no task was deleted",
             type: .system)
-    }
-
-    private static func failure(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
-
-    /// The file's text; empty when it does not exist.
-    private static func contents(of path: String) -> String {
-        guard let file = fopen(path, "rb") else { return "" }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -8,6 +8,7 @@ const input = $("q");
 const choices = $("choices");
 const matchSelect = $("match");
 const kindSelect = $("kind");
+const sortSelect = $("sort");
 const sectionsBox = $("sections");
 const statusLine = $("status");
 const correction = $("correction");
@@ -87,7 +88,18 @@ function searchParameters(text, offset) {
     q: text, match: matchSelect.value, limit: pageSize, offset,
     kind: grouped ? undefined : kindSelect.value,
     group_by: grouped ? "company" : undefined,
+    filter: facets.filter(), sort: sortSelect.value || undefined,
   };
+}
+
+/// The facet panel's counts: each kind's matches and their values (asked apart from the
+/// page of results, which keeps its own answer: a did-you-mean, the sections).
+async function facetCounts(text) {
+  const count = (kind) => api("GET", "/api/search?" + query({
+    ...searchParameters(text, 0), kind, group_by: undefined, limit: 0, sort: undefined,
+    facets: facets.fields() }));
+  const [people, animals] = await Promise.all([count("people"), count("animals")]);
+  return { people, animals };
 }
 
 async function search({ append = false } = {}) {
@@ -98,6 +110,7 @@ async function search({ append = false } = {}) {
   problem.hidden = true;
   try {
     const offset = append ? state.hits.length : 0;
+    const counts = append ? null : facetCounts(text).catch(() => null);
     let answer = await api("GET", "/api/search?" + query(searchParameters(text, offset)));
     let shown = text;
     if (!append && answer.total === 0 && answer.did_you_mean && !state.literal
@@ -114,6 +127,15 @@ async function search({ append = false } = {}) {
     state.total = answer.total;
     state.hits = append ? state.hits.concat(answer.results) : answer.results;
     draw();
+    if (!append) {
+      const shown = sectionsBox.checked ? ["people"]
+        : kindSelect.value === "all" ? ["people", "animals"] : [kindSelect.value];
+      const perKind = await counts;
+      if (generation !== state.generation) return; // the panel too is never drawn stale
+      facets.draw(perKind, shown, sectionsBox.checked ? null : kindSelect);
+      // Extra fields first seen in these results are counted by the next search.
+      if (facets.learnFields(answer.results)) search();
+    }
   } catch (error) {
     if (error.name === "AbortError" || generation !== state.generation) return;
     showProblem(problem, error);
@@ -246,10 +268,13 @@ function logSearch() {
 // MARK: The URL
 
 function writeURL({ push }) {
-  const parameters = {};
-  if (input.value) parameters.q = input.value;
-  if (matchSelect.value !== "prefix") parameters.match = matchSelect.value;
-  const url = location.pathname + (Object.keys(parameters).length ? "?" + query(parameters) : "");
+  const parameters = new URLSearchParams();
+  if (input.value) parameters.set("q", input.value);
+  if (matchSelect.value !== "prefix") parameters.set("match", matchSelect.value);
+  if (sortSelect.value) parameters.set("sort", sortSelect.value);
+  facets.writeURL(parameters);
+  const text = parameters.toString();
+  const url = location.pathname + (text ? "?" + text : "");
   if (url === location.pathname + location.search) return;
   if (push) history.pushState(null, "", url); else history.replaceState(null, "", url);
 }
@@ -259,6 +284,9 @@ function readURL() {
   input.value = parameters.get("q") || "";
   const match = parameters.get("match");
   matchSelect.value = ["prefix", "substring", "fuzzy", "exact"].includes(match) ? match : "prefix";
+  const sort = parameters.get("sort") || "";
+  sortSelect.value = [...sortSelect.options].some((option) => option.value === sort) ? sort : "";
+  facets.readURL(parameters);
   state.literal = false;
   state.committed = true;
 }
@@ -391,121 +419,6 @@ async function clearHistory() {
   closeChoices();
 }
 
-// MARK: A record: detail, edit, delete, add
-
-const searchable = { people: ["first_name", "last_name", "company"], animals: ["name"] };
-const labels = { first_name: "First name", last_name: "Last name", company: "Company", name: "Name" };
-
-function displayName(record) {
-  const f = record.fields;
-  return record.kind === "people" ? [f.first_name, f.last_name].filter(Boolean).join(" ") : f.name;
-}
-
-async function openDetail(kind, id) {
-  const dialog = $("detail");
-  $("detail-problem").hidden = true;
-  $("detail-confirm").hidden = true;
-  let record;
-  try {
-    record = await api("GET", `/api/${kind}/${id}`);
-  } catch (error) {
-    showProblem(problem, error);
-    return;
-  }
-  $("detail-title").textContent = displayName(record);
-  const rows = [];
-  const add = (name, value) => {
-    const term = document.createElement("dt");
-    term.textContent = labels[name] || name;
-    const description = document.createElement("dd");
-    description.textContent = typeof value === "string" ? value : JSON.stringify(value);
-    rows.push(term, description);
-  };
-  add("id", record.id);
-  for (const [name, value] of Object.entries(record.fields)) add(name, value);
-  add("created", record.created_at);
-  add("updated", record.updated_at);
-  $("detail-fields").replaceChildren(...rows);
-  $("detail-edit").onclick = () => { dialog.close(); openEditor(record.kind, record); };
-  $("detail-delete").onclick = () => {
-    $("detail-confirm-text").textContent = `Delete ${displayName(record)}? This cannot be undone.`;
-    $("detail-confirm").hidden = false;
-    $("detail-confirm-cancel").focus();
-  };
-  $("detail-confirm-cancel").onclick = () => { $("detail-confirm").hidden = true; $("detail-delete").focus(); };
-  $("detail-confirm-delete").onclick = async () => {
-    try {
-      await api("DELETE", `/api/${record.kind}/${record.id}`);
-      dialog.close();
-      search();
-    } catch (error) {
-      showProblem($("detail-problem"), error);
-    }
-  };
-  if (!dialog.open) dialog.showModal();
-  $("detail-close").focus();
-}
-
-function openEditor(kind, record) {
-  const dialog = $("editor");
-  const noun = kind === "people" ? "person" : "animal";
-  $("editor-title").textContent = record ? "Edit " + displayName(record) : "Add " + (kind === "people" ? "a person" : "an animal");
-  $("editor-problem").hidden = true;
-  const inputs = searchable[kind].map((name) => {
-    const label = document.createElement("label");
-    label.className = "block";
-    label.textContent = labels[name];
-    const field = document.createElement("input");
-    field.name = name;
-    field.id = "editor-" + name;
-    field.value = record ? record.fields[name] || "" : "";
-    label.append(field);
-    return label;
-  });
-  $("editor-fields").replaceChildren(...inputs);
-  const extra = {};
-  if (record) {
-    for (const [name, value] of Object.entries(record.fields)) {
-      if (!searchable[kind].includes(name)) extra[name] = value;
-    }
-  }
-  $("editor-extra").value = Object.keys(extra).length ? JSON.stringify(extra, null, 1) : "";
-  $("editor-save").textContent = record ? "Save" : "Add " + noun;
-  $("editor-cancel").onclick = () => dialog.close();
-  $("editor-form").onsubmit = async (event) => {
-    event.preventDefault();
-    const fields = {};
-    for (const name of searchable[kind]) fields[name] = $("editor-" + name).value;
-    let more = {};
-    const extraText = $("editor-extra").value.trim();
-    if (extraText) {
-      try {
-        more = JSON.parse(extraText);
-        if (typeof more !== "object" || more === null || Array.isArray(more)) throw new Error();
-      } catch {
-        showProblem($("editor-problem"), new Error("More fields must be a JSON object, such as {\"age\": 42}"));
-        return;
-      }
-    }
-    Object.assign(fields, more);
-    if (record) {
-      for (const name of Object.keys(extra)) if (!(name in more)) fields[name] = null;
-    }
-    try {
-      const saved = record
-        ? await api("PATCH", `/api/${kind}/${record.id}`, fields)
-        : await api("POST", `/api/${kind}`, fields);
-      dialog.close();
-      search();
-      openDetail(saved.kind, saved.id);
-    } catch (error) {
-      showProblem($("editor-problem"), error);
-    }
-  };
-  dialog.showModal();
-  $("editor-" + searchable[kind][0]).focus();
-}
-
 // MARK: Wiring
 
 input.addEventListener("input", () => {
@@ -557,14 +470,16 @@ input.addEventListener("keydown", (event) => {
 });
 
 $("search-form").addEventListener("submit", (event) => event.preventDefault());
-for (const control of [matchSelect, kindSelect, sectionsBox]) {
-  control.addEventListener("change", () => {
-    state.literal = false;
-    writeURL({ push: true });
-    state.committed = true;
-    search();
-  });
+function refine() {
+  state.literal = false;
+  writeURL({ push: true });
+  state.committed = true;
+  search();
 }
+for (const control of [matchSelect, kindSelect, sortSelect, sectionsBox]) {
+  control.addEventListener("change", refine);
+}
+facets.onChange = refine;
 moreButton.addEventListener("click", () => search({ append: true }));
 $("add-person").addEventListener("click", () => openEditor("people", null));
 $("add-animal").addEventListener("click", () => openEditor("animals", null));

@@ -18,7 +18,10 @@ extension Routes {
     private func search(_ request: Request) async throws -> Response {
         let parameters = try QueryParameters(
             request,
-            allowing: ["q", "kind", "match", "fields", "weights", "limit", "offset", "group_by"],
+            allowing: [
+                "q", "kind", "match", "fields", "weights", "limit", "offset", "group_by", "filter",
+                "sort", "facets",
+            ],
             maximumSize: configuration.maximumQuerySize)
         var kinds = try parameters.kinds("kind", default: .all)
         let groupsByCompany: Bool
@@ -35,12 +38,17 @@ extension Routes {
             throw APIError.badRequest("group_by must be company, not '\(other)'")
         }
         let limit = try parameters.integer("limit", default: 20, in: 0...configuration.maximumLimit)
+        let facets = parameters["facets"].map(Self.list) ?? []
         let searchRequest = SearchRequest(
             text: parameters.string("q", default: ""), kinds: kinds, limit: limit,
             offset: try parameters.integer("offset", default: 0, in: 0...Int(Int32.max)),
             match: try parameters.choice("match", default: MatchMode.prefix),
             fields: parameters["fields"].map(Self.list),
-            weights: try parameters["weights"].map(Self.weights) ?? [:])
+            weights: try parameters["weights"].map(Self.weights) ?? [:],
+            filter: try Self.filter(parameters["filter"]),
+            sort: (groupsByCompany ? [SortKey(field: "company")] : [])
+                + (try Self.sortKeys(parameters["sort"])),
+            facets: facets)
         try searchRequest.validate()
         if configuration.testSearchDelay > .zero {
             try await Task.sleep(for: configuration.testSearchDelay)
@@ -48,12 +56,6 @@ extension Routes {
         let budget = AnswerBudget(bytes: configuration.maximumAnswerSize)
         // One trip to the pool: the search, and its page highlighted on the same connection.
         let (results, hits) = try await pool.search(searchRequest) { index, results in
-            var results = results
-            if groupsByCompany {
-                results.hits = CompanySections.sorted(results.hits) {
-                    $0.record[field: "company"] ?? ""
-                }
-            }
             let highlighter = try index.highlighter(for: results)
             let hits = try results.hits.map { hit in
                 let matches = Self.matchedRanges(of: hit.record, by: highlighter)
@@ -76,6 +78,7 @@ extension Routes {
             JSONMember(key: "offset", value: .integer(searchRequest.offset)),
             JSONMember(key: "results", value: .array(hits)),
         ]
+        members += results.facetMembers(for: facets)
         return JSONResponse.make(.object(members))
     }
 
@@ -97,6 +100,26 @@ extension Routes {
             fields.append(JSONMember(key: name, value: .array(offsets)))
         }
         return .object(fields)
+    }
+
+    /// The `filter` parameter, parsed; nil when absent or blank.
+    static func filter(_ text: String?) throws(APIError) -> Filter? {
+        guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
+        do {
+            return try Filter(parsing: text)
+        } catch {
+            throw .badRequest(error.description)
+        }
+    }
+
+    /// The `sort` parameter (`last_name:asc,age:desc`), parsed.
+    static func sortKeys(_ text: String?) throws(APIError) -> [SortKey] {
+        guard let text, !text.allSatisfy(\.isWhitespace) else { return [] }
+        do {
+            return try SortKey.parseList(text)
+        } catch {
+            throw .badRequest(error.description)
+        }
     }
 
     /// `first_name,company` → `["first_name", "company"]`.

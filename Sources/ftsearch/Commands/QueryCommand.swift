@@ -62,10 +62,32 @@ struct QueryCommand: ContextualCommand, SearchTextCommand {
             valueName: "weights"))
     var weights: FieldWeights?
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep only the records EXPR matches, in Meilisearch's filter syntax: company = Acme AND (age >= 18 OR tags IN [vip, staff]).",
+            valueName: "expr"))
+    var filter: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Order every match by these fields, before relevance, comma-separated: last_name:asc,age:desc (missing values last).",
+            valueName: "keys"))
+    var sort: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Count the values of these fields over all matches, comma-separated (at most 100 a field).",
+            valueName: "fields"))
+    var facets: FieldList?
+
     @Option(help: "Output format (default: table on a terminal, else tsv).")
     var format: ResultsFormat?
 
-    @Option(name: .customLong("group-by"), help: "Show people in sections per company.")
+    @Option(
+        name: .customLong("group-by"),
+        help:
+            "Show people in sections per company: every match sorted by company, then as --sort and relevance order them."
+    )
     var groupBy: Grouping?
 
     @Option(
@@ -94,38 +116,44 @@ struct QueryCommand: ContextualCommand, SearchTextCommand {
         }
         do {
             try request(limit: nil).validate()
-        } catch {
+        } catch let error as FilterSyntaxError {
+            throw ValidationError(error.description)
+        } catch let error as SortKeySyntaxError {
+            throw ValidationError(error.description)
+        } catch let error as SearchRequestError {
             throw ValidationError(error.description)
         }
     }
 
-    /// The search this invocation runs, returning at most `limit` results.
-    private func request(limit: Int?) -> SearchRequest {
-        SearchRequest(
+    /// The search this invocation runs, returning at most `limit` results: `--group-by
+    /// company` sorts by company first.
+    private func request(limit: Int?) throws -> SearchRequest {
+        let expression = filter.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        let grouping = groupBy == .company ? [SortKey(field: "company")] : []
+        return SearchRequest(
             text: text, kinds: groupBy == nil ? kind.kinds : .people, limit: limit, offset: offset,
-            match: match, fields: fields?.names, weights: weights?.weights ?? [:])
+            match: match, fields: fields?.names, weights: weights?.weights ?? [:],
+            filter: try expression.map { try Filter(parsing: $0) },
+            sort: try grouping + (sort.map { try SortKey.parseList($0) } ?? []),
+            facets: facets?.names ?? [])
     }
 
     func run(in context: CommandContext) throws {
         let index = try global.openIndex(in: context)
         let kinds: Set<Kind> = groupBy == nil ? kind.kinds : .people
-        let request = request(limit: count ? 0 : (limit == 0 ? nil : limit))
+        let request = try request(limit: count ? 0 : (limit == 0 ? nil : limit))
         try context.prepareIndexes(for: request, in: index)
-        var results = try index.search(request)
+        let results = try index.search(request)
         if count {
             context.standardOutput.print(results.total)
         } else {
-            if groupBy == .company {
-                results.hits = CompanySections.sorted(results.hits) {
-                    $0.record[field: "company"] ?? ""
-                }
-            }
             let format = format ?? (context.isStandardOutputTerminal ? .table : .tsv)
             var output = SearchResultsOutput(
                 results: results, kinds: kinds,
                 highlighter: color.isEnabled(in: context)
                     ? try index.highlighter(for: results) : nil)
             output.groupsByCompany = groupBy == .company
+            output.facetFields = request.facets
             context.standardOutput.write(output.rendered(as: format))
         }
         if !noHistory && !context.isHistoryDisabled {

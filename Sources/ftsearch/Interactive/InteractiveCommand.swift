@@ -14,7 +14,9 @@ struct InteractiveCommand: ContextualCommand, SearchTextCommand {
             results of the text, with past searches that complete it above them. Keys: Up/Down or \
             Ctrl-P/Ctrl-N move, PgUp/PgDn page, Enter chooses a result (or puts a past search \
             in the query line), Tab completes with the top suggestion, Ctrl-D deletes the \
-            selected past search, Ctrl-G shows sections by company, Ctrl-U clears the line, \
+            selected past search, Ctrl-G shows sections by company, Ctrl-F edits a filter in \
+            Meilisearch's syntax (Enter or Ctrl-F goes back; the status line shows the \
+            filter and the top companies' counts), Ctrl-U clears the line, \
             Esc or Ctrl-C quits with exit code 1. The chosen search is recorded in the history \
             (unless FTSEARCH_NO_HISTORY=1). Without a terminal, exits 69.
             """,

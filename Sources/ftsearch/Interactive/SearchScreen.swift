@@ -37,6 +37,8 @@ struct SearchScreen {
         var resultLimit: Int
         /// The most past searches to list.
         var pastSearchLimit: Int
+        /// The filter expression (Ctrl-F), empty for none.
+        var filter = ""
     }
 
     /// What was found for a request's text.
@@ -48,6 +50,12 @@ struct SearchScreen {
         var total: Int
         /// For text that found nothing, a correction that finds records.
         var didYouMean: String? = nil
+        /// The filter expression the results are for.
+        var filter = ""
+        /// Why the filter does not parse, when it does not.
+        var filterError: String? = nil
+        /// The companies of all matches and their counts, most first.
+        var companies: [FacetValue] = []
     }
 
     /// Something the screen needs done outside of it.
@@ -83,6 +91,10 @@ struct SearchScreen {
     }
 
     private(set) var query = QueryLine()
+    /// The filter expression, edited after Ctrl-F.
+    private(set) var filter = QueryLine()
+    /// Whether keys edit the filter rather than the query (Ctrl-F; Enter or Ctrl-F goes back).
+    private(set) var editsFilter = false
     /// The latest listing received; it may be for an older text than the query line's.
     private(set) var listing: Listing?
     private(set) var size: Size
@@ -109,7 +121,7 @@ struct SearchScreen {
     }
 
     /// Whether the list is for an older text than the query line's (a search is running).
-    var isStale: Bool { listing?.text != query.text }
+    var isStale: Bool { listing?.text != query.text || listing?.filter != filter.text }
 
     // MARK: Items and rows
 
@@ -148,26 +160,46 @@ struct SearchScreen {
     mutating func handle(_ key: Key) -> [Effect] {
         switch key {
         case .text(let text):
-            query.insert(text)
-            return textChanged()
+            return edit {
+                $0.insert(text)
+                return true
+            }
         case .backspace:
-            return query.deleteBackward() ? textChanged() : []
+            return edit { $0.deleteBackward() }
         case .delete:
-            return query.deleteForward() ? textChanged() : []
+            return edit { $0.deleteForward() }
         case .control("w"):
-            return query.deleteWordBackward() ? textChanged() : []
+            return edit { $0.deleteWordBackward() }
         case .control("u"):
-            guard !query.text.isEmpty else { return [] }
-            query.replace(with: "")
-            return textChanged()
+            return edit { line in
+                guard !line.text.isEmpty else { return false }
+                line.replace(with: "")
+                return true
+            }
         case .left:
-            query.moveCursor(by: -1)
+            _ = edit {
+                $0.moveCursor(by: -1)
+                return false
+            }
         case .right:
-            query.moveCursor(by: 1)
+            _ = edit {
+                $0.moveCursor(by: 1)
+                return false
+            }
         case .home, .control("a"):
-            query.moveCursor(toEnd: false)
+            _ = edit {
+                $0.moveCursor(toEnd: false)
+                return false
+            }
         case .end, .control("e"):
-            query.moveCursor(toEnd: true)
+            _ = edit {
+                $0.moveCursor(toEnd: true)
+                return false
+            }
+        case .control("f"):
+            editsFilter.toggle()
+        case .enter where editsFilter, .escape where editsFilter:
+            editsFilter = false
         case .up, .control("p"):
             return moveSelection(by: -1)
         case .down, .control("n"):
@@ -192,6 +224,13 @@ struct SearchScreen {
         return []
     }
 
+    /// Applies `change` to the line keys edit (the filter's after Ctrl-F); searches again when
+    /// it changed the text. A cursor move changes nothing.
+    private mutating func edit(_ change: (inout QueryLine) -> Bool) -> [Effect] {
+        let changed = editsFilter ? change(&filter) : change(&query)
+        return changed ? textChanged() : []
+    }
+
     /// A new text ranks one screenful (the fewer, the faster); paging fetches more.
     private mutating func textChanged() -> [Effect] {
         resultLimit = listHeight
@@ -202,7 +241,8 @@ struct SearchScreen {
     var request: Request {
         Request(
             text: query.text, resultLimit: resultLimit,
-            pastSearchLimit: query.text.isEmpty ? resultLimit : min(3, max(listHeight / 3, 1)))
+            pastSearchLimit: query.text.isEmpty ? resultLimit : min(3, max(listHeight / 3, 1)),
+            filter: filter.text)
     }
 
     private mutating func moveSelection(by offset: Int) -> [Effect] {
@@ -219,7 +259,7 @@ struct SearchScreen {
     }
 
     private func hasMore(_ listing: Listing) -> Bool {
-        listing.text.isEmpty
+        listing.text.isEmpty && listing.filter.isEmpty
             ? listing.pastSearches.count >= resultLimit : listing.results.count < listing.total
     }
 
@@ -263,10 +303,12 @@ struct SearchScreen {
     /// Shows what was found. A listing for a new text selects its first result (or, for the
     /// empty text, its first past search); one for the same text keeps the selection.
     mutating func receive(_ newListing: Listing) {
-        let isNewText = newListing.text != listing?.text
+        let isNewText = newListing.text != listing?.text || newListing.filter != listing?.filter
         listing = newListing
         if isNewText {
-            selection = newListing.text.isEmpty ? 0 : newListing.pastSearches.count
+            selection =
+                newListing.text.isEmpty && newListing.results.isEmpty
+                ? 0 : newListing.pastSearches.count
             if newListing.results.isEmpty { selection = 0 }
             scrollTop = 0
         }

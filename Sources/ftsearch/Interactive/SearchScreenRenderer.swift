@@ -57,15 +57,16 @@ enum SearchScreenRenderer {
     /// `> ` and the query, its start cut with `…` when it does not fit before the cursor; the
     /// cursor after the character it stands after.
     private static func drawQueryLine(of screen: SearchScreen, on grid: inout ScreenGrid) {
-        let prompt = StyledText("> ", style: .heading)
+        let prompt = StyledText(screen.editsFilter ? "filter> " : "> ", style: .heading)
+        let line = screen.editsFilter ? screen.filter : screen.query
         let room = max(grid.width - prompt.displayWidth - 1, 1)
-        var head = Substring(screen.query.text.prefix(screen.query.cursor))
+        var head = Substring(line.text.prefix(line.cursor))
         var isCut = false
         while head.displayWidth > room - (isCut ? 1 : 0), !head.isEmpty {
             head = head.dropFirst()
             isCut = true
         }
-        let tail = screen.query.text.dropFirst(screen.query.cursor)
+        let tail = line.text.dropFirst(line.cursor)
         let shown = (isCut ? "…" : "") + head
         grid.draw(prompt + StyledText(shown + tail).truncated(toWidth: room + 1), row: 0)
         grid.cursor = (0, min(prompt.displayWidth + shown.displayWidth, grid.width - 1))
@@ -75,9 +76,12 @@ enum SearchScreenRenderer {
         var status = "  " + count(in: screen)
         if screen.isStale { status += " …" }
         if screen.groupsByCompany { status += "  (sections by company)" }
+        if !screen.editsFilter, !screen.filter.text.isEmpty {
+            status += "  filter: " + screen.filter.text
+        }
         // The hints start at a fixed column while the count is short, so they do not move as
         // it changes.
-        let left = StyledText(status, style: .dim).fitted(toWidth: max(status.displayWidth, 20))
+        var left = StyledText(status, style: .dim).fitted(toWidth: max(status.displayWidth, 20))
         var hints = keyHints(for: screen.selectedItem)
         while !hints.isEmpty,
             left.displayWidth + 2 + hints.joined(separator: "  ").displayWidth > grid.width
@@ -85,13 +89,28 @@ enum SearchScreenRenderer {
             hints.removeFirst()
         }
         let right = StyledText(hints.joined(separator: "  "), style: .dim)
+        // The top companies' counts, as many whole ones as fit between the two (a `…` there
+        // would read as a search still running).
+        if let companies = screen.listing?.companies, !companies.isEmpty {
+            let room = grid.width - right.displayWidth - status.displayWidth - 4
+            var counts = ""
+            for company in companies.prefix(3) {
+                let entry =
+                    (counts.isEmpty ? "" : ", ")
+                    + "\(company.value.isEmpty ? "(no company)" : company.value) \(company.count)"
+                guard counts.displayWidth + entry.displayWidth <= room else { break }
+                counts += entry
+            }
+            if !counts.isEmpty { left = StyledText(status + "  " + counts, style: .dim) }
+        }
         grid.draw(left.fitted(toWidth: grid.width - right.displayWidth) + right, row: 1)
     }
 
     /// `10 matches`, `1 match`, `no matches`; for the empty text, the past searches listed.
     static func count(in screen: SearchScreen) -> String {
         guard let listing = screen.listing else { return "searching" }
-        if listing.text.isEmpty {
+        if let problem = listing.filterError { return problem }
+        if listing.text.isEmpty && listing.filter.isEmpty {
             switch listing.pastSearches.count {
             case 0: return "no past searches; type to search"
             case 1: return "1 past search"

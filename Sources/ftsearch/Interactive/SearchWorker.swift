@@ -126,13 +126,25 @@ final class SearchWorker: @unchecked Sendable {
         )
         .filter { typed.isEmpty || Self.folded($0.text) != typed }  // not the text itself
         .map { SearchScreen.PastSearch(text: $0.text, resultCount: $0.resultCount) }
-        guard !typed.isEmpty else {
+        var filter: Filter?
+        if !request.filter.allSatisfy(\.isWhitespace) {
+            do {
+                filter = try Filter(parsing: request.filter)
+            } catch {
+                return SearchScreen.Listing(
+                    text: request.text, pastSearches: pastSearches, results: [], total: 0,
+                    filter: request.filter, filterError: error.description)
+            }
+        }
+        guard !typed.isEmpty || filter != nil else {
             return SearchScreen.Listing(
-                text: request.text, pastSearches: pastSearches, results: [], total: 0)
+                text: request.text, pastSearches: pastSearches, results: [], total: 0,
+                filter: request.filter)
         }
         let results = try index.search(
             SearchRequest(
-                text: request.text, kinds: kinds, limit: request.resultLimit, match: match),
+                text: request.text, kinds: kinds, limit: request.resultLimit, match: match,
+                filter: filter, facets: kinds.contains(.people) ? ["company"] : []),
             cancellation: cancellation)
         let highlighter = try index.highlighter(for: results)
         let listed = results.hits.map { hit in
@@ -146,7 +158,8 @@ final class SearchWorker: @unchecked Sendable {
         }
         return SearchScreen.Listing(
             text: request.text, pastSearches: pastSearches, results: listed, total: results.total,
-            didYouMean: results.didYouMean)
+            didYouMean: results.didYouMean, filter: request.filter,
+            companies: results.facets["company"] ?? [])
     }
 
     /// The text lowercased with its white space collapsed, to tell a past search that is

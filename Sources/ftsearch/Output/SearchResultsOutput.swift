@@ -21,12 +21,17 @@ struct SearchResultsOutput {
     let highlighter: MatchHighlighter?
     /// Whether the table shows a section per company (the results come sorted by company).
     var groupsByCompany = false
+    /// The fields whose value counts were asked for (`--facets`): printed after the results.
+    var facetFields: [String] = []
 
     func rendered(as format: ResultsFormat) -> String {
         switch format {
         case .table: table()
         case .json: json()
-        case .ndjson: results.hits.map { Self.jsonObject(for: $0) + "\n" }.joined()
+        case .ndjson:
+            results.hits.map { Self.jsonObject(for: $0) + "\n" }.joined()
+                + (facetFields.isEmpty
+                    ? "" : JSONValue.object(results.facetMembers(for: facetFields)).jsonText + "\n")
         case .tsv: tsv()
         }
     }
@@ -61,7 +66,7 @@ struct SearchResultsOutput {
             output += table.rendered().split(separator: "\n").map { "  " + $0 + "\n" }.joined()
             start = end
         }
-        return output + footer
+        return output + footer + facetTables
     }
 
     private func plainTable() -> String {
@@ -69,7 +74,24 @@ struct SearchResultsOutput {
         for hit in results.hits {
             table.append(tableRow(for: hit))
         }
-        return table.rendered() + footer
+        return table.rendered() + footer + facetTables
+    }
+
+    /// A table of value counts per facet field, after the results.
+    private var facetTables: String {
+        facetFields.map { field in
+            var table = TextTable(headers: [field.uppercased(), "COUNT"], highlightsMatches: false)
+            for value in results.facets[field] ?? [] {
+                table.append([
+                    TextTable.Cell(text: value.value), TextTable.Cell(text: String(value.count)),
+                ])
+            }
+            var text = "\n" + table.rendered()
+            if let stats = results.facetStats[field] {
+                text += "min \(Self.plain(stats.min)), max \(Self.plain(stats.max))\n"
+            }
+            return text
+        }.joined()
     }
 
     /// The one kind shown, when only one is.
@@ -113,6 +135,11 @@ struct SearchResultsOutput {
         return "(\(shown) of \(results.total) matches; --limit 0 shows all)\n"
     }
 
+    /// `18` for a whole number, else Swift's shortest text (`18.5`).
+    private static func plain(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+    }
+
     // MARK: TSV
 
     private func tsv() -> String {
@@ -138,6 +165,9 @@ struct SearchResultsOutput {
             object.add("did_you_mean", string: correction)
         }
         object.add("results", json: JSONWriter.array(results.hits.map(Self.jsonObject)))
+        for member in results.facetMembers(for: facetFields) {
+            object.add(member.key, member.value)
+        }
         return object.object + "\n"
     }
 

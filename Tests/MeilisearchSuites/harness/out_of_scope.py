@@ -15,10 +15,11 @@ REASONS = {
         "`books`, ...), or that need an index creation to succeed"
     ),
     "settings": (
-        "index settings are fixed (searchable fields per kind, ftsearch's ranking): "
-        "`/indexes/{uid}/settings/*` (searchable, filterable, sortable and displayed attributes, "
-        "ranking rules, synonyms, stop words, typo tolerance, embedders, ...), `/fields`, "
-        "`/compact`, and the tests that set one up first"
+        "the settings ftsearch does not apply (ranking rules, synonyms, stop words, typo tolerance, "
+        "embedders, distinct attribute, dictionary, separators, proximity precision, localized "
+        "attributes, ...), `/fields`, `/compact`, and the tests that set one up first; and tests that "
+        "set filterable or sortable attributes first but expect hits from fields ftsearch does not "
+        "search (`overview`, `genre`) or from a changed ranking"
     ),
     "keys": (
         "one master key (`--api-key`): the keys API (`/keys`) and tenant tokens built on its keys"
@@ -32,8 +33,9 @@ REASONS = {
         "the primary key is `id` and ids are positive integers: tests that use another primary key "
         "(`book_id`, `objectID`, `release_date`) or uuid ids"
     ),
-    "filters": (
-        "filters, facets, sorting, distinct, similar documents and vector or hybrid search"
+    "vectors": (
+        "vectors: documents fetched with their `_vectors`, similar documents, vector and hybrid "
+        "search"
     ),
     "parameters": (
         "search parameters ftsearch refuses with their `invalid_search_*` code: "

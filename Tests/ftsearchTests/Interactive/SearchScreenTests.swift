@@ -225,3 +225,58 @@ enum ScreenFixtures {
         #expect(line.text == "mül\u{0308}")
     }
 }
+
+/// Ctrl-F: the filter line, its searches and what the status line shows of it.
+@Suite struct SearchScreenFilterTests {
+    typealias F = ScreenFixtures
+
+    @Test func controlFEditsTheFilterAndEveryChangeSearchesWithIt() {
+        var screen = SearchScreen(size: .init(width: 80, height: 24))
+        _ = screen.start(with: "ann")
+        #expect(screen.handle(.control("f")).isEmpty)
+        #expect(screen.editsFilter)
+        #expect(
+            screen.handle(.text("a")) == [
+                .search(.init(text: "ann", resultLimit: 22, pastSearchLimit: 3, filter: "a"))
+            ])
+        #expect(screen.query.text == "ann" && screen.filter.text == "a")
+        #expect(screen.handle(.enter).isEmpty)
+        #expect(!screen.editsFilter)
+        #expect(
+            screen.handle(.text("e")) == [
+                .search(.init(text: "anne", resultLimit: 22, pastSearchLimit: 3, filter: "a"))
+            ])
+        _ = screen.handle(.control("f"))
+        #expect(
+            screen.handle(.control("u")) == [
+                .search(.init(text: "anne", resultLimit: 22, pastSearchLimit: 3))
+            ])
+        #expect(screen.handle(.escape).isEmpty && !screen.editsFilter)
+        #expect(screen.handle(.escape) == [.finish(.cancelled)])
+    }
+
+    @Test func theStatusLineShowsTheFilterAndTheTopCompanies() {
+        var screen = SearchScreen(size: .init(width: 120, height: 10))
+        _ = screen.start(with: "ann")
+        _ = screen.handle(.control("f"))
+        for character in "age > 3" { _ = screen.handle(.text(String(character))) }
+        var listing = F.listing("ann", results: F.annResults, total: 4)
+        listing.filter = "age > 3"
+        listing.companies = [
+            FacetValue(value: "Annex Ltd", count: 2),
+            FacetValue(value: "Crédit Agricole", count: 1),
+        ]
+        screen.receive(listing)
+        let editing = SearchScreenRenderer.grid(for: screen).lines
+        #expect(editing[0] == "filter> age > 3")
+        _ = screen.handle(.enter)
+        let lines = SearchScreenRenderer.grid(for: screen).lines
+        #expect(lines[0] == "> ann")
+        #expect(lines[1].hasPrefix("  4 matches  filter: age > 3  Annex Ltd 2, Crédit Agricole 1"))
+        listing.filterError = "filter: expected a value after '>' at column 6"
+        screen.receive(listing)
+        #expect(
+            SearchScreenRenderer.grid(for: screen).lines[1].hasPrefix(
+                "  filter: expected a value after '>' at column 6"))
+    }
+}

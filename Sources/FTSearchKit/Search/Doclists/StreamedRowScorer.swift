@@ -105,7 +105,7 @@ final class StreamedRowScorer: DoclistSink {
     /// Counts the entry's hits and scores its row, unless it lies outside the rows asked for
     /// or has no hits in the columns searched (a delete marker, or hits only elsewhere). When
     /// every column is searched, any position is a hit, and a row whose tier alone leaves it
-    /// out (see ``FTS5RankCollector/endRowIfLeftOut(byTier:)``) is counted without decoding
+    /// out (see ``FTS5RankCollector/endRowIfLeftOut(byTier:rowid:)``) is counted without decoding
     /// its positions: most rows of a one-letter prefix are. Throws to stop the decoding: out
     /// of order, a row without a size, or a cancelled search.
     func takePositions(
@@ -124,7 +124,7 @@ final class StreamedRowScorer: DoclistSink {
         }
         let tier = collector.onePhraseTier(signals)
         if DoclistEntries.searchesEveryColumn(countedColumns, of: columnCount),
-            collector.endRowIfLeftOut(byTier: tier)
+            collector.endRowIfLeftOut(byTier: tier, rowid: rowid)
         {
             return
         }

@@ -27,6 +27,8 @@ final class SearchMemory: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The fields of each kind's records, for filters, facets and sort.
+    let fieldTables = FieldTableCache()
     /// The most rankings kept.
     let capacity: Int
 

@@ -1,0 +1,168 @@
+import FTSearchSQLite
+
+/// Searches that filter, sort or count facets: the same matches and relevance as a plain
+/// search (the collectors skip the rows a filter does not admit and note every match, see
+/// ``RowFilter``), read against the records' fields in memory (``FieldTable``). Such a search
+/// ranks afresh: the kept rankings (``ResultCache``) are of unfiltered searches.
+extension QueryEngine {
+    func structuredSearch(_ request: SearchRequest) throws -> SearchResults {
+        let (results, tables, matches) = try structuredResults(request)
+        return Self.withFacets(results, request: request, tables: tables, matches: matches)
+    }
+
+    /// The results of `request` without facets, the fields of the kinds searched, and every
+    /// match of each kind when the request sorts or counts facets.
+    func structuredResults(_ request: SearchRequest) throws
+        -> (results: SearchResults, tables: [FieldTable], matches: [Kind: RowSet])
+    {
+        try database.readingOneVersion {
+            let tables = try request.kinds.inOrder.map { try fieldTable(of: $0) }
+            let admitted = request.filter.map { filter in
+                admittedRows(by: filter, in: tables)
+            }
+            let needsMatches = !request.sort.isEmpty || !request.facets.isEmpty
+            var results: SearchResults
+            var matches: [Kind: RowSet] = [:]
+            var relevance: Relevance
+            if request.listsEverything {
+                for table in tables { matches[table.kind] = admitted?[table.kind] ?? table.records }
+                results = SearchResults(
+                    query: request.text, total: matches.values.reduce(0) { $0 + $1.count },
+                    hits: [], tokens: [])
+                relevance = .listing
+                if request.sort.isEmpty {
+                    results.hits = try listedPage(request, matches: matches, tables: tables)
+                }
+            } else {
+                guard let (plans, empty) = try plans(for: request) else {
+                    return (
+                        SearchResults(query: request.text, total: 0, hits: [], tokens: []), tables,
+                        [:]
+                    )
+                }
+                results = empty
+                let filtered = plans.map { plan in
+                    var plan = plan
+                    plan.rowFilter = RowFilter(
+                        admitted: admitted?[plan.kind], collectsMatches: needsMatches)
+                    return plan
+                }
+                relevance = .ranked(plans)
+                var page = request
+                if !request.sort.isEmpty || request.limit ?? 0 == 0 {
+                    (page.offset, page.limit) = (0, 1)
+                }
+                var order = try rankedOrder(of: filtered, request: page)
+                results.total = order.total
+                if request.sort.isEmpty, request.limit == nil, order.total > request.offset {
+                    page.limit = order.total - request.offset
+                    order = try rankedOrder(of: filtered, request: page)
+                }
+                if request.sort.isEmpty, request.limit != 0 {
+                    results.hits = try order.hits(
+                        offset: request.offset, limit: page.limit ?? 0, from: database)
+                }
+                for plan in filtered {
+                    if let rows = plan.rowFilter?.matches { matches[plan.kind] = rows }
+                }
+            }
+            if !request.sort.isEmpty, request.limit != 0 {
+                results.hits = try SortedPage(
+                    engine: self, request: request, tables: tables, matches: matches,
+                    relevance: relevance
+                ).hits()
+            }
+            return (results, tables, matches)
+        }
+    }
+
+    /// How matches that tie on the sort fields are ordered.
+    enum Relevance {
+        /// By the listing order: kind, then sort name and id.
+        case listing
+        /// By the rank of these plans.
+        case ranked([MatchPlan])
+    }
+
+    /// The rows of each table that `filter` keeps.
+    func admittedRows(by filter: Filter, in tables: [FieldTable]) -> [Kind: RowSet] {
+        var admitted: [Kind: RowSet] = [:]
+        for table in tables {
+            var evaluation = FilterEvaluation(
+                table: table, folding: TextFolding(tokenizer: tokenizer))
+            admitted[table.kind] = evaluation.rows(matching: filter)
+        }
+        return admitted
+    }
+
+    /// The ranked order of `plans` (whose collectors apply their row filters) up to the end of
+    /// `request`'s page, ranked afresh.
+    func rankedOrder(of plans: [MatchPlan], request: SearchRequest) throws -> RankedOrder {
+        try RankedPage(
+            database: database, plans: plans, request: request, helper: helper,
+            parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists
+        ).order()
+    }
+
+    /// The fields of `kind`'s records: kept in memory, or read now.
+    func fieldTable(of kind: Kind) throws -> FieldTable {
+        guard let fieldTables else {
+            return try FieldTable.load(kind, from: database, tokenizer: tokenizer)
+        }
+        return try fieldTables.table(of: kind, in: database, tokenizer: tokenizer)
+    }
+
+    /// `results` with the facets `request` asks for, counted over `matches`.
+    static func withFacets(
+        _ results: SearchResults, request: SearchRequest, tables: [FieldTable],
+        matches: [Kind: RowSet]
+    ) -> SearchResults {
+        var results = results
+        for field in request.facets {
+            let parts = tables.map { ($0, matches[$0.kind] ?? RowSet(capacity: 0)) }
+            let (values, stats) = FacetCounts.count(field, over: parts)
+            results.facets[field] = values
+            if let stats { results.facetStats[field] = stats }
+        }
+        return results
+    }
+
+    /// The page of `request` among `matches` in the listing order: kinds in order, each by
+    /// sort name and id.
+    private func listedPage(
+        _ request: SearchRequest, matches: [Kind: RowSet], tables: [FieldTable]
+    ) throws -> [SearchHit] {
+        var hits: [SearchHit] = []
+        var skipped = 0
+        var records = RecordRows.Readers(database: database)
+        for table in tables {
+            let rows = matches[table.kind] ?? RowSet(capacity: 0)
+            let count = rows.count
+            let skip = max(0, request.offset - skipped)
+            skipped += count
+            let wanted = min(request.limit.map { $0 - hits.count } ?? .max, count - skip)
+            guard wanted > 0 else { continue }
+            for id in try listingOrder(of: table.kind, rows: rows, offset: skip, limit: wanted) {
+                if let record = try records.record(of: table.kind, id: id) {
+                    hits.append(SearchHit(record: record, score: 0, tier: .unranked))
+                }
+            }
+        }
+        return hits
+    }
+
+    /// `rows` of `kind` in the listing order (sort name, id), from position `offset`.
+    func listingOrder(of kind: Kind, rows: RowSet, offset: Int = 0, limit: Int = .max) throws
+        -> [Int64]
+    {
+        var ids: [Int64] = []
+        let list = "[" + rows.rowids.map(String.init).joined(separator: ",") + "]"
+        try database.cachedStatement(
+            sql: """
+                SELECT id FROM \(kind.tableName) WHERE id IN (SELECT value FROM json_each(?1))
+                ORDER BY (\(SortName.sql(of: kind))) COLLATE NOCASE, id LIMIT ?2 OFFSET ?3
+                """
+        ).forEachRow([list, Int64(clamping: limit), offset]) { ids.append($0.int64(at: 0)) }
+        return ids
+    }
+}

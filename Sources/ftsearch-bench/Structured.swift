@@ -1,0 +1,85 @@
+@_spi(Benchmarking) import FTSearchKit
+
+// `ftsearch-bench structured DB QUERIES.tsv COMPANIES.txt`: issue 47's rows, in process, warm
+// (each search run once first; the first search of a process reads every record's fields
+// into memory, timed on its own as `fields load`).
+//
+//   filter-empty filtered    `company = X` with empty text, X from COMPANIES.txt
+//   prefixN filtered         an N-letter prefix with `company = X` (X the company of the text's
+//   prefixN unfiltered       first match), and the same prefix without the filter
+//   facets1 company,tags     a one-letter prefix with facets of company and tags
+//   sort1 last_name          a one-letter prefix sorted by last_name
+//   sort1 relevance          the same by relevance: the kept ranking (as any repeated search)
+//   sort1 relevance-uncached and ranked afresh (the first search of a text after a change)
+//
+// Prints "class plan p50_ms p90_ms p99_ms count" rows.
+func benchmarkStructuredSearch(
+    _ index: SearchIndex, queries file: String, companies companiesFile: String
+) throws {
+    let clock = ContinuousClock()
+    var classes: [String: [String]] = [:]
+    for line in lines(of: file) {
+        let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+        guard parts.count == 2, classes[parts[0], default: []].count < 100 else { continue }
+        classes[parts[0], default: []].append(parts[1])
+    }
+    let companies = Array(lines(of: companiesFile).prefix(100))
+    func quoted(_ text: String) -> String {
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+    }
+    func time(_ request: SearchRequest) throws -> Double {
+        _ = try index.search(request)
+        return milliseconds(try clock.measure { _ = try index.search(request) })
+    }
+    let load = try clock.measure {
+        _ = try index.search(
+            SearchRequest(text: "", kinds: .people, limit: 1, filter: .exists(field: "id")))
+    }
+    print("fields\tload\t\(format(milliseconds(load)))\t0\t0\t1")
+    printRow(
+        "filter-empty", "filtered",
+        try companies.map { company in
+            try time(
+                SearchRequest(
+                    text: "", kinds: .people,
+                    filter: try Filter(parsing: "company = \(quoted(company))")))
+        })
+    for name in ["prefix1", "prefix2", "prefix3"] {
+        var filtered: [Double] = []
+        var unfiltered: [Double] = []
+        for text in classes[name] ?? [] {
+            let plain = SearchRequest(text: text, kinds: .people, limit: 20)
+            guard let company = try index.search(plain).hits.first?.record[field: "company"]
+            else { continue }
+            var request = plain
+            request.filter = try Filter(parsing: "company = \(quoted(company))")
+            filtered.append(try time(request))
+            unfiltered.append(try time(plain))
+        }
+        printRow(name, "filtered", filtered)
+        printRow(name, "unfiltered", unfiltered)
+    }
+    let oneLetter = classes["prefix1"] ?? []
+    printRow(
+        "facets1", "company,tags",
+        try oneLetter.map {
+            try time(
+                SearchRequest(text: $0, kinds: .people, limit: 20, facets: ["company", "tags"]))
+        })
+    var sorted: [Double] = []
+    var relevance: [Double] = []
+    var uncached: [Double] = []
+    for text in oneLetter {
+        let plain = SearchRequest(text: text, kinds: .people, limit: 20)
+        var request = plain
+        request.sort = [SortKey(field: "last_name")]
+        sorted.append(try time(request))
+        relevance.append(try time(plain))
+        index.keepsExpensiveRankings = false
+        uncached.append(try time(plain))
+        index.keepsExpensiveRankings = true
+    }
+    printRow("sort1", "last_name", sorted)
+    printRow("sort1", "relevance", relevance)
+    printRow("sort1", "relevance-uncached", uncached)
+}
