@@ -129,36 +129,47 @@ public final class SearchIndexPool: Sendable {
     /// (to highlight them, to read more of the records): one trip to the pool, the search and
     /// `body` reading one connection. Cancelling the task stops the search (it throws
     /// `CancellationError`). An index the search needs and the database lacks (the substring
-    /// index, before the first substring search) is built first, by the writer, and the search
-    /// then runs on a reader again.
+    /// index, before the first substring search) is built first, by the writer.
     ///
     /// ```swift
     /// let pool = try SearchIndexPool(path: "people.sqlite")
     /// let matched = try await pool.search(SearchRequest(text: "ann")) { index, results in
     ///     let highlighter = try index.highlighter(for: results)
     ///     return results.hits.map { hit in
-    ///         highlighter.matchedRanges(in: hit.record[field: "first_name"] ?? "").count
-    ///     }
+    ///         highlighter.matchedRanges(in: hit.record[field: "first_name"] ?? "")
+    ///     }.count
     /// }
     /// ```
     public func search<T: Sendable>(
         _ request: SearchRequest,
         then body: @escaping @Sendable (SearchIndex, SearchResults) throws -> T
     ) async throws -> T {
+        try await reading(indexesFor: request) { index, cancellation in
+            try body(index, try index.search(request, cancellation: cancellation))
+        }
+    }
+
+    /// Runs `body` on a reader connection on which the indexes that `request`'s match mode
+    /// needs exist (the writer builds one the database lacks first, such as the substring
+    /// index before the first substring search), with a cancellation that cancelling the task
+    /// raises: for several searches of one mode in one trip to the pool, each given the
+    /// cancellation (``SearchIndex/search(_:cancellation:)``).
+    public func reading<T: Sendable>(
+        indexesFor request: SearchRequest,
+        _ body: @escaping @Sendable (SearchIndex, SearchCancellation) throws -> T
+    ) async throws -> T {
         // A pool that cannot write searches an index an older ftsearch built as it is.
         let replacesOutdated = readOnlyReason == nil
         let cancellation = SearchCancellation()
-        @Sendable func searched(_ index: SearchIndex) throws -> T? {
+        @Sendable func answer(_ index: SearchIndex) throws -> T? {
             guard try !index.lacksIndexes(for: request, replacingOutdated: replacesOutdated)
             else { return nil }
-            return try body(index, try index.search(request, cancellation: cancellation))
+            return try body(index, cancellation)
         }
         return try await withTaskCancellationHandler {
-            if let answer = try await read(searched) { return answer }
+            if let answer = try await read(answer) { return answer }
             try await write { try $0.prepareIndexes(for: request) }
-            return try await read { index in
-                try body(index, try index.search(request, cancellation: cancellation))
-            }
+            return try await read { index in try body(index, cancellation) }
         } onCancel: {
             cancellation.cancel()
         }

@@ -45,9 +45,11 @@ struct MeilisearchQueryTerms: Sendable {
     }
 }
 
-/// One search of the Meilisearch routes, run as ``MeilisearchQueryTerms`` describes.
+/// One search of the Meilisearch routes, run as ``MeilisearchQueryTerms`` describes, on one
+/// reader connection (every search it takes, in one trip to the pool).
 struct MeilisearchTermSearch {
-    let pool: SearchIndexPool
+    let index: SearchIndex
+    let cancellation: SearchCancellation
     let request: SearchRequest
     let terms: MeilisearchQueryTerms
     let strategy: MeilisearchSearchQuery.MatchingStrategy
@@ -62,16 +64,16 @@ struct MeilisearchTermSearch {
         var bands: [ClosedRange<Double>]
     }
 
-    func search() async throws -> Page {
+    func search() throws -> Page {
         let offset = request.offset
         let limit = request.limit ?? Int.max
         let end = offset.addingReportingOverflow(limit).overflow ? Int.max : offset + limit
-        let phrases = try await pool.read { index in
-            try terms.phrases.map { try index.foldedWords(in: $0) }.filter { !$0.isEmpty }
+        let phrases = try terms.phrases.map { try index.foldedWords(in: $0) }.filter {
+            !$0.isEmpty
         }
         let count = terms.words.count
         let lowest = strategy == .all ? count : (phrases.isEmpty ? min(1, count) : 0)
-        let dropOrder = try await self.dropOrder()
+        let dropOrder = try self.dropOrder()
         var hits: [SearchHit] = []
         var bands: [ClosedRange<Double>] = []
         var seen = Set<AnyRecord>()
@@ -89,9 +91,9 @@ struct MeilisearchTermSearch {
             step.limit = phrases.isEmpty ? (needsHits ? end : 0) : nil
             // Facets count every match: the last search's, whose matches hold the others'.
             if kept != lowest { step.facets = [] }
-            var results = try await pool.search(step)
+            var results = try index.search(step, cancellation: cancellation)
             if !phrases.isEmpty {
-                results.hits = try await withPhrases(phrases, results.hits)
+                results.hits = try withPhrases(phrases, results.hits)
                 results.total = results.hits.count
             }
             if full == nil { full = results }
@@ -115,7 +117,7 @@ struct MeilisearchTermSearch {
     /// The positions of the words in the order they are dropped: from the end (`last`), or the
     /// word that most records hold first (`frequency`, Meilisearch's rule; a tie drops the later
     /// word first).
-    private func dropOrder() async throws -> [Int] {
+    private func dropOrder() throws -> [Int] {
         let positions = Array(terms.words.indices.reversed())
         guard strategy == .frequency, positions.count > 1 else { return positions }
         var frequencies: [Int: Int] = [:]
@@ -126,27 +128,23 @@ struct MeilisearchTermSearch {
             alone.limit = 0
             alone.sort = []
             alone.facets = []
-            frequencies[position] = try await pool.search(alone).total
+            frequencies[position] = try index.search(alone, cancellation: cancellation).total
         }
         return positions.sorted { frequencies[$0, default: 0] > frequencies[$1, default: 0] }
     }
 
     /// The hits in which every phrase's words follow one another, whole, in one field.
-    private func withPhrases(_ phrases: [[String]], _ hits: [SearchHit]) async throws
-        -> [SearchHit]
-    {
+    private func withPhrases(_ phrases: [[String]], _ hits: [SearchHit]) throws -> [SearchHit] {
         let fields = Set(fields)
-        return try await pool.read { index in
-            try hits.filter { hit in
-                let texts = hit.record.documentMembers.compactMap { member -> String? in
-                    guard fields.contains(member.key), case .string(let text) = member.value
-                    else { return nil }
-                    return text
-                }
-                let words = try texts.map { try index.foldedWords(in: $0) }
-                return phrases.allSatisfy { phrase in
-                    words.contains { Self.contains(phrase, in: $0) }
-                }
+        return try hits.filter { hit in
+            let texts = hit.record.documentMembers.compactMap { member -> String? in
+                guard fields.contains(member.key), case .string(let text) = member.value
+                else { return nil }
+                return text
+            }
+            let words = try texts.map { try index.foldedWords(in: $0) }
+            return phrases.allSatisfy { phrase in
+                words.contains { Self.contains(phrase, in: $0) }
             }
         }
     }

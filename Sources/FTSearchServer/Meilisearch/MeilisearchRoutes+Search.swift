@@ -150,17 +150,21 @@ extension MeilisearchRoutes {
                 "\(error.description). The searchable attributes of `\(kind.rawValue)` are "
                     + kind.searchableFields.joined(separator: ", ") + ".")
         }
-        let page = try await MeilisearchTermSearch(
-            pool: pool, request: request, terms: MeilisearchQueryTerms(query.text),
-            strategy: query.matchingStrategy,
-            fields: kind.searchableFields.filter { fields?.contains($0) ?? true }
-        ).search()
-        let results = page.results
-        let hits = try await pool.read { index in
-            try MeilisearchHits(
-                query: query, kind: kind, results: results, bands: page.bands,
-                highlighter: try index.highlighter(for: results)
+        let searched = kind.searchableFields.filter { fields?.contains($0) ?? true }
+        let searchRequest = request
+        // One trip to the pool: every search the matching strategy takes, then the hits.
+        let (results, hits) = try await pool.reading(indexesFor: searchRequest) {
+            index, cancellation in
+            let page = try MeilisearchTermSearch(
+                index: index, cancellation: cancellation, request: searchRequest,
+                terms: MeilisearchQueryTerms(query.text), strategy: query.matchingStrategy,
+                fields: searched
+            ).search()
+            let hits = try MeilisearchHits(
+                query: query, kind: kind, results: page.results, bands: page.bands,
+                highlighter: try index.highlighter(for: page.results)
             ).hits(charging: budget)
+            return (page.results, hits)
         }
         let elapsed = start.duration(to: .now).components
         let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
