@@ -13,10 +13,13 @@ package final class DoclistEntries {
     private var wanted: WantedRows?
     /// Whether the entry being decoded is of a wanted row.
     private var isWantedEntry = true
-    package private(set) var count = 0
-    package private(set) var rowids: UnsafeMutablePointer<Int64>
+    // Stored properties other modules read (the engine reads them between decodes) are
+    // `@exclusivity(unchecked)`: package-visible class properties would otherwise pay a
+    // runtime exclusivity check on every access, in the decoding loops too.
+    @exclusivity(unchecked) package private(set) var count = 0
+    @exclusivity(unchecked) package private(set) var rowids: UnsafeMutablePointer<Int64>
     /// `columnCount` counts per entry.
-    package private(set) var hits: UnsafeMutablePointer<UInt32>
+    @exclusivity(unchecked) package private(set) var hits: UnsafeMutablePointer<UInt32>
     /// How many entries fit.
     private var capacity: Int
     /// The memory `rowids` and `hits` point into.
@@ -118,7 +121,7 @@ package final class DoclistEntries {
     /// rowid in two segments) and each entry with a hit (no delete marker, nothing filtered
     /// out). Kept as entries are decoded (``append(_:)``, ``takePositions(in:from:to:entry:columnCount:countedColumns:)``);
     /// false once entries are copied in from other lists.
-    package private(set) var isResolved = true
+    @exclusivity(unchecked) package private(set) var isResolved = true
 
     /// A copy of the entries in `range`.
     package func entries(in range: Range<Int>) -> DoclistEntries {
@@ -233,7 +236,7 @@ package final class DoclistEntries {
 
     /// The first of `count` rowids at or after `position` that is at least `rowid` (galloping,
     /// so that a short list walks a long one in few steps).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func position(
         atLeast rowid: Int64, from position: Int, in rowids: UnsafePointer<Int64>,
         count: Int

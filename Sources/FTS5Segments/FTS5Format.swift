@@ -13,7 +13,7 @@ package struct FTS5FormatError: Error, Equatable {
 package enum FTS5Format {
     /// The SQLite varint at `offset` (sqlite3Fts5GetVarint): 7 bits a byte, most significant
     /// group first, the high bit set on every byte but the last; a ninth byte gives 8 bits.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func varint(
         in bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int, end: Int
     ) throws(FTS5FormatError) -> UInt64 {
@@ -30,7 +30,7 @@ package enum FTS5Format {
     }
 
     /// A varint that must fit an `Int` of at most `limit`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func count(
         in bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int, end: Int, limit: Int
     ) throws(FTS5FormatError) -> Int {

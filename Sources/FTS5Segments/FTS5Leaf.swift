@@ -63,13 +63,16 @@ package final class FTS5Leaf {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity = 4096
     private var count = 0
+    // Stored properties other modules read (the engine reads them between decodes) are
+    // `@exclusivity(unchecked)`: package-visible class properties would otherwise pay a
+    // runtime exclusivity check on every access, in the decoding loops too.
     /// The offset of the page's first rowid when it precedes its first term, else 0: there a
     /// doclist begun on an earlier page goes on, with an absolute rowid.
-    package private(set) var firstRowidOffset = 0
+    @exclusivity(unchecked) package private(set) var firstRowidOffset = 0
     /// Where the terms and doclists end and the footer begins.
-    package private(set) var footerOffset = 0
+    @exclusivity(unchecked) package private(set) var footerOffset = 0
     /// The offset of each term on the page, in order.
-    package private(set) var termOffsets: [Int] = []
+    @exclusivity(unchecked) package private(set) var termOffsets: [Int] = []
 
     package init() { storage = .allocate(capacity: capacity) }
 

@@ -19,13 +19,13 @@ package protocol DoclistSink: AnyObject {
 package final class FTS5SegmentReader {
     private let database: Database
     private let index: String
-    private let data: FTS5DataReader
+    @usableFromInline let data: FTS5DataReader
     package let columnCount: Int
     /// Bit `c` set when hits in column `c` are counted (the search's column filter).
     package let countedColumns: UInt64
-    private let termLeaf = FTS5Leaf()
-    private let doclistLeaf = FTS5Leaf()
-    private var spanning: [UInt8] = []
+    @usableFromInline let termLeaf = FTS5Leaf()
+    @usableFromInline let doclistLeaf = FTS5Leaf()
+    @usableFromInline @exclusivity(unchecked) var spanning: [UInt8] = []
     /// The `%_idx` query of the leaf to start a term's search at, once per phrase and
     /// segment: prepared once a reader, not looked up by its SQL every time.
     private var startingLeafStatement: Statement?
@@ -53,6 +53,8 @@ package final class FTS5SegmentReader {
 
     /// Appends to `entries` the doclist in `segment` of the term `key` (its index byte
     /// first), if it has one.
+    /// Inlinable, so that the engine's sink is specialized into the decoding loop.
+    @inlinable
     package func appendDoclist<Sink: DoclistSink>(
         of key: [UInt8], in segment: FTS5Segment, to entries: Sink
     ) throws {
@@ -99,7 +101,8 @@ package final class FTS5SegmentReader {
 
     /// The leaf whose first term is the last at or before `key` in `segment`
     /// (fts5SegIterSeekInit), if any.
-    private func startingLeaf(of key: [UInt8], in segment: FTS5Segment) throws -> Int? {
+    @usableFromInline
+    func startingLeaf(of key: [UInt8], in segment: FTS5Segment) throws -> Int? {
         let statement =
             try startingLeafStatement
             ?? database.cachedStatement(sql: leafSQL("term <= ?2 ORDER BY term DESC"))
@@ -109,7 +112,8 @@ package final class FTS5SegmentReader {
 
     /// The doclists of `key` or the terms starting with it, each appended to the sink
     /// `sink()` gives for it.
-    private func doclists<Sink: DoclistSink>(
+    @inlinable
+    func doclists<Sink: DoclistSink>(
         of key: [UInt8], isPrefix: Bool, in segment: FTS5Segment, sink: () -> Sink
     ) throws -> [(term: [UInt8], entries: Sink)] {
         guard segment.firstPage > 0, segment.firstPage <= segment.lastPage else { return [] }
@@ -152,7 +156,8 @@ package final class FTS5SegmentReader {
     /// Decodes, appending to `entries`, the doclist starting at `offset` of leaf `page` (the
     /// term leaf's) and ending at `end` there (the next term) or, when `end` is the footer,
     /// going on on the next pages of the segment.
-    private func appendDoclist<Sink: DoclistSink>(
+    @inlinable
+    func appendDoclist<Sink: DoclistSink>(
         at start: Int, end: Int, page: Int, of segment: FTS5Segment, to entries: Sink
     ) throws(FTS5FormatError) {
         doclistLeaf.copy(termLeaf)

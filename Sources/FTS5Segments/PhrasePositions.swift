@@ -6,12 +6,15 @@
 /// that only tells how a row matched is read for the rows that match, skipping the position
 /// lists of the others. Kept in raw storage of its own, as ``DoclistEntries`` is.
 package final class PhrasePositions {
-    package private(set) var count = 0
+    // Stored properties other modules read (the engine reads them between decodes) are
+    // `@exclusivity(unchecked)`: package-visible class properties would otherwise pay a
+    // runtime exclusivity check on every access, in the decoding loops too.
+    @exclusivity(unchecked) package private(set) var count = 0
     private var capacity: Int
-    package private(set) var rowids: UnsafeMutablePointer<Int64>
+    @exclusivity(unchecked) package private(set) var rowids: UnsafeMutablePointer<Int64>
     /// Entry `i`'s positions are `positions[starts[i] ..< starts[i + 1]]`.
-    package private(set) var starts: UnsafeMutablePointer<Int>
-    package private(set) var positions: UnsafeMutablePointer<UInt64>
+    @exclusivity(unchecked) package private(set) var starts: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) package private(set) var positions: UnsafeMutablePointer<UInt64>
     private var positionCount = 0
     private var positionCapacity: Int
     /// The memory `rowids`, `starts` and `positions` point into.

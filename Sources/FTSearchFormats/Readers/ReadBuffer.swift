@@ -19,8 +19,11 @@ package final class ReadBuffer {
     /// The offset in the input of `storage[0]`.
     private var storageOffset: Int64 = 0
 
+    // Stored properties other modules read (the engine reads them between decodes) are
+    // `@exclusivity(unchecked)`: package-visible class properties would otherwise pay a
+    // runtime exclusivity check on every access, in the decoding loops too.
     /// Whether the source has reported its end; no refill can add bytes any more.
-    package private(set) var isExhausted = false
+    @exclusivity(unchecked) package private(set) var isExhausted = false
     /// A read failure that came after some bytes were read: thrown by the next refill, so the
     /// reader first gets every byte that could be read.
     private var deferredFailure: InputError?

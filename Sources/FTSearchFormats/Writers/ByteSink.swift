@@ -82,8 +82,11 @@ package final class FileDescriptorOutput: ByteSink {
 
 /// Bytes collected in memory (for tests and small exports).
 public final class MemoryOutput: ByteSink {
+    // Stored properties other modules read (the engine reads them between decodes) are
+    // `@exclusivity(unchecked)`: package-visible class properties would otherwise pay a
+    // runtime exclusivity check on every access, in the decoding loops too.
     /// Everything written so far.
-    public private(set) var bytes: [UInt8] = []
+    @exclusivity(unchecked) public private(set) var bytes: [UInt8] = []
 
     /// Creates an empty output.
     public init() {}

@@ -22,7 +22,10 @@ final class FTS5RankCollector {
     /// The best (tier, value) of the matches that are not candidates (or no longer are): an
     /// upper bound of their values, `.infinity` for rows left out by their tier alone. Nil
     /// while every match is a candidate.
-    private(set) var bestLeftOut: (tier: Int, value: Double)?
+    // The state of one ranking, used by one thread at a time: `@exclusivity(unchecked)`,
+    // so that no access in the per-row paths pays a runtime exclusivity check (the decoding
+    // loop that calls them lives in FTS5Segments, where they cannot be hoisted out of it).
+    @exclusivity(unchecked) private(set) var bestLeftOut: (tier: Int, value: Double)?
 
     let tokenCount: Int
     /// The number of match phrases (the first phrases of the query).
@@ -31,8 +34,8 @@ final class FTS5RankCollector {
     private let weights: UnsafeMutableBufferPointer<Double>
     let capacity: Int
     /// The rows where every token matched.
-    private(set) var total = 0
-    private(set) var candidates: [Candidate] = []
+    @exclusivity(unchecked) private(set) var total = 0
+    @exclusivity(unchecked) private(set) var candidates: [Candidate] = []
     /// The IDF of each match phrase (all 1 for a single phrase until ``finish()``).
     private let idf: UnsafeMutableBufferPointer<Double>
     /// Per phrase: its token, and what a hit says (see ``MatchPlan/Phrase``).
@@ -43,8 +46,8 @@ final class FTS5RankCollector {
     private let phraseIsAccentExact: UnsafeMutableBufferPointer<Bool>
     /// See ``onePhraseTiers(matchSignals:typos:)``.
     private let onePhraseTiers: UnsafeMutableBufferPointer<Int>
-    private var averageSize = 0.0
-    private(set) var isStarted = false
+    @exclusivity(unchecked) private var averageSize = 0.0
+    @exclusivity(unchecked) private(set) var isStarted = false
     /// The `capacity`-th best key of the rows seen so far, or a lower bound of it: a row below
     /// it cannot be among the best. Nil until more than `capacity` rows were candidates.
     private var threshold: Key? {
@@ -53,7 +56,7 @@ final class FTS5RankCollector {
     /// The threshold's tier, `Int.min` while there is none: a row of a lower tier is left out
     /// whatever its score (see ``endRowIfLeftOut(byTier:rowid:)``). Kept apart from the optional
     /// for the per-row check of streamed rows.
-    private var leastTier = Int.min
+    @exclusivity(unchecked) private var leastTier = Int.min
     /// When the candidates outgrow this count, ``raiseThreshold()`` selects the
     /// `capacity`-th best of them and drops those below it; doubled when that frees little
     /// (many rows tied with the page's last), so the work stays linear in the matches, and so
@@ -71,10 +74,10 @@ final class FTS5RankCollector {
     private let tokenStartsWord: UnsafeMutableBufferPointer<Bool>
     private let tokenTypos: UnsafeMutableBufferPointer<Int>
     private let tokenAccentExact: UnsafeMutableBufferPointer<Bool>
-    private var failure: Int32 = SQLiteResultCode.ok.rawValue
+    @exclusivity(unchecked) private var failure: Int32 = SQLiteResultCode.ok.rawValue
 
     /// Where row sizes are read from directly: the connection and the docsize table.
-    private var sizeBlob: BlobReader?
+    @exclusivity(unchecked) private var sizeBlob: BlobReader?
     /// The index's one-byte row sizes (see ``RowSizes``), read before the docsize table.
     private let rowSizeReader: RowBlockReader?
     /// The values of a one-word search's rows worked out so far.
@@ -83,9 +86,9 @@ final class FTS5RankCollector {
     /// The rows a filter admits (see ``RowFilter``); nil for every row.
     private let admitted: RowSet?
     /// Every match counted, when the plan's filter asks for them.
-    private var matched: RowSet?
+    @exclusivity(unchecked) private var matched: RowSet?
     /// The matches the filter did not admit: counted for the IDF only, which is the index's.
-    private var excluded = 0
+    @exclusivity(unchecked) private var excluded = 0
 
     /// What it was made with, for ``emptyCopy()``.
     private let arguments:
@@ -175,7 +178,7 @@ final class FTS5RankCollector {
         }
     }
 
-    private var rowCount: Int64 = 0
+    @exclusivity(unchecked) private var rowCount: Int64 = 0
 
     /// Takes in the rows `other` collected from another part of the same query's matches (a
     /// rowid range): the union of two collections holds every row that can be among the best

@@ -17,7 +17,10 @@ final class StreamedRowScorer: DoclistSink {
     private let collector: FTS5RankCollector
     /// The signal phrases' entries (phrases 1, 2, ...) in the current segment, kept alive for
     /// `lists`.
-    private var signals: [DoclistEntries] = []
+    // The state of one ranking, used by one thread at a time: `@exclusivity(unchecked)`,
+    // so that no access in the per-row paths pays a runtime exclusivity check (the decoding
+    // loop that calls them lives in FTS5Segments, where they cannot be hoisted out of it).
+    @exclusivity(unchecked) private var signals: [DoclistEntries] = []
     /// Each signal phrase's entries, in plain memory, and what a hit of it says.
     private let lists: UnsafeMutableBufferPointer<SignalList>
 
@@ -44,13 +47,13 @@ final class StreamedRowScorer: DoclistSink {
     private let interruptCheck: InterruptCheck?
     /// The current entry's hits, per column.
     private let hits: UnsafeMutablePointer<UInt32>
-    private var rowid = Int64.min
-    private var rowsScored = 0
-    private var lowestDecoded = Int64.max
-    private var highestDecoded = Int64.min
+    @exclusivity(unchecked) private var rowid = Int64.min
+    @exclusivity(unchecked) private var rowsScored = 0
+    @exclusivity(unchecked) private var lowestDecoded = Int64.max
+    @exclusivity(unchecked) private var highestDecoded = Int64.min
 
     /// Whether an entry's rowid came at or below the one before it.
-    private(set) var isOutOfOrder = false
+    @exclusivity(unchecked) private(set) var isOutOfOrder = false
 
     /// The lowest through the highest rowid decoded in the current segment, delete markers
     /// included; nil when none.
