@@ -14,8 +14,11 @@
 /// | fuzzy     | words      | `"t"*`, each correction `"c"` (whole, its typos) | whole `"t"`  |
 /// | substring | substrings | `"t"` (trigrams; `"t"*` under 3 letters) | word start, whole     |
 ///
-/// In the word index, a token typed with accents also gets the signal of its accent form.
-/// Substring signals are anchored trigram phrases (see ``FoldingTokenizer``).
+/// In the word index, a token typed with accents also gets the signal of its accent form, and a
+/// token matches, with one typo, its variant form (`"\u{4}ivanov"*`: the records spelled
+/// otherwise, see ``NameVariants``) and its own variants as plain words (`Müller` asks for
+/// `"mueller"*`), each only when some record holds it: so a spelling found only by a variant
+/// ranks below the spelling typed (and in the query's own script). Substring signals are anchored trigram phrases (see ``FoldingTokenizer``).
 struct MatchPlan {
     /// What a phrase of the ranking query says about the rows it hits.
     struct Phrase: Equatable {
@@ -46,6 +49,14 @@ struct MatchPlan {
                 token: index, isMatch: false, isWhole: false, startsWord: true,
                 isAccentExact: true, term: String(FoldingTokenizer.accentMarker) + form,
                 isPrefix: asPrefix)
+        }
+
+        /// Another spelling of the token: a match with one typo, as a prefix or whole:
+        /// `"\u{4}ivanov"*`, `"mueller"*`.
+        static func variant(_ form: String, token index: Int, asPrefix: Bool) -> Phrase {
+            Phrase(
+                token: index, isMatch: true, typos: 1, isWhole: !asPrefix, startsWord: true,
+                term: form, isPrefix: asPrefix)
         }
 
         /// The token as the start of a word: `"ann"*`.
@@ -146,12 +157,16 @@ struct MatchPlan {
 
     /// Builds the plan of `request` for `kind`; `accentForms` has, for each token typed with
     /// letters that fold (`mül`), its lowercase form with them kept; `corrections(token)`
-    /// gives fuzzy matching's vocabulary words within reach of a token, with their typos. Nil
+    /// gives fuzzy matching's vocabulary words within reach of a token, with their typos;
+    /// `variants` has each token's own other spellings (see ``NameVariants``), and
+    /// `isHeld(phrase)` tells whether some record of the index holds a variant phrase. Nil
     /// when the request restricts matching to fields `kind` does not have (it then matches
     /// nothing).
     init?(
-        kind: Kind, tokens: [String], accentForms: [String?], request: SearchRequest,
-        corrections: (String) throws -> [(word: String, typos: Int)]
+        kind: Kind, tokens: [String], accentForms: [String?], variants: [[String]] = [],
+        request: SearchRequest,
+        corrections: (String) throws -> [(word: String, typos: Int)],
+        isHeld: (String) throws -> Bool = { _ in false }
     ) rethrows {
         self.kind = kind
         tokenCount = tokens.count
@@ -185,6 +200,17 @@ struct MatchPlan {
             case .substring:
                 matches += Phrase.infix(text, token: token)
                 signals += Phrase.anchoredInfixes(text, token: token)
+            }
+            // The substring index has no variant forms.
+            if request.match != .substring {
+                let forms =
+                    [String(FoldingTokenizer.variantMarker) + text]
+                    + (token < variants.count ? variants[token] : [])
+                for form in forms where form != text {
+                    let phrase = Phrase.variant(
+                        form, token: token, asPrefix: request.match != .exact)
+                    if try isHeld(phrase.text) { matches.append(phrase) }
+                }
             }
             // The substring index has no accent forms.
             if let form = accentForms[token], request.match != .substring {

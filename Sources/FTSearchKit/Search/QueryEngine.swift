@@ -125,24 +125,33 @@ struct QueryEngine {
     /// The plan of each kind searched (kinds whose fields are all filtered out have none), and
     /// the empty results carrying the highlighting information; nil when the text has no token.
     func plans(for request: SearchRequest) throws -> ([MatchPlan], SearchResults)? {
-        let typed = tokenizer.tokens(in: request.text)
+        let text = NameVariants.normalizedQuery(request.text)
+        let typed = tokenizer.tokens(in: text)
         guard let pattern = SearchPattern(tokens: typed.map(\.text)) else { return nil }
-        let accentForms = pattern.tokens.map { token in
-            typed.first { $0.text == token }.flatMap { Self.accentForm(of: $0, in: request.text) }
+        let firstTyped = pattern.tokens.map { token in typed.first { $0.text == token } }
+        let accentForms = firstTyped.map { $0.flatMap { Self.accentForm(of: $0, in: text) } }
+        let variants = firstTyped.map { token in
+            token.map { Self.variants(of: $0, in: text) } ?? []
         }
         var corrections = Set<String>()
         let plans = try request.kinds.inOrder.compactMap { kind in
             var vocabulary: Vocabulary?
             return try MatchPlan(
-                kind: kind, tokens: pattern.tokens, accentForms: accentForms, request: request
-            ) { token in
-                if vocabulary == nil {
-                    vocabulary = try Vocabulary.load(kind, from: database, memory: memory)
-                }
-                let found = vocabulary.map { Correction.typoMatches(of: token, in: $0) } ?? []
-                corrections.formUnion(found.map(\.word))
-                return found
-            }
+                kind: kind, tokens: pattern.tokens, accentForms: accentForms, variants: variants,
+                request: request,
+                corrections: { token in
+                    if vocabulary == nil {
+                        vocabulary = try Vocabulary.load(kind, from: database, memory: memory)
+                    }
+                    let found = vocabulary.map { Correction.typoMatches(of: token, in: $0) } ?? []
+                    corrections.formUnion(found.map(\.word))
+                    return found
+                },
+                isHeld: { phrase in
+                    try database.cachedStatement(
+                        sql: "SELECT 1 FROM \(FullTextIndex.words(of: kind).name)(?1) LIMIT 1"
+                    ).firstRow([phrase]) { _ in true } ?? false
+                })
         }
         let empty = SearchResults(
             query: request.text, total: 0, hits: [], tokens: pattern.tokens, match: request.match,
@@ -153,9 +162,26 @@ struct QueryEngine {
     /// The token as typed, in lowercase, when that differs from its folded form (`Mül` →
     /// `mül`): what the index's accent forms are compared with.
     static func accentForm(of token: FTS5Tokenizer.Token, in text: String) -> String? {
-        let form = String(decoding: Array(text.utf8)[token.sourceRange], as: UTF8.self)
-            .lowercased()
+        let form = String(decoding: lowercasedSource(of: token, in: text), as: UTF8.self)
         return form == token.text ? nil : form
+    }
+
+    /// The token's other spellings, as plain words (see ``NameVariants``).
+    static func variants(of token: FTS5Tokenizer.Token, in text: String) -> [String] {
+        NameVariants.variants(
+            ofLowercased: lowercasedSource(of: token, in: text), folded: Array(token.text.utf8)
+        ).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The token as typed, lowercased as the tokenizer lowercases it for accent forms.
+    private static func lowercasedSource(of token: FTS5Tokenizer.Token, in text: String)
+        -> [UInt8]
+    {
+        var form: [UInt8] = []
+        Array(text.utf8)[token.sourceRange].withUnsafeBytes {
+            FoldingTokenizer.appendLowercased($0, to: &form)
+        }
+        return form
     }
 
     /// The number of records matching `request` (every kind searched): the total of the

@@ -37,8 +37,9 @@ struct Vocabulary: Sendable {
             sql: "SELECT term, doc FROM \(kind.tableName)_vocabulary ORDER BY term"
         ).forEachRow { row in
             let word = row.bytes(at: 0)
-            // Accent forms (see FoldingTokenizer.accentMarker) are not words one could type.
-            if word.first != 0x01 { vocabulary.append(word, records: row.int(at: 1)) }
+            // Accent and variant forms (see FoldingTokenizer.accentMarker and variantMarker)
+            // are not words one could type.
+            if word.first != 0x01 && word.first != 0x04 { vocabulary.append(word, records: row.int(at: 1)) }
         }
         memory?.keep(vocabulary, of: kind, structure: structure)
         // A read-only or busy database only misses the cache.
