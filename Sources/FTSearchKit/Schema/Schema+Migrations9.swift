@@ -271,6 +271,8 @@ extension Schema {
         }
         migrator.registerMigration(
             "Never give a deleted record's id to a new one", neverReuseIDs)
+        migrator.registerMigration(
+            "Index names as people type them in every country", indexNamesAsTypedEverywhere)
         migrator.newDatabaseSetup = createNewDatabase
     }
 }

@@ -148,9 +148,15 @@ struct QueryEngine {
                     return found
                 },
                 isHeld: { phrase in
-                    try database.cachedStatement(
-                        sql: "SELECT 1 FROM \(FullTextIndex.words(of: kind).name)(?1) LIMIT 1"
-                    ).firstRow([phrase]) { _ in true } ?? false
+                    // A phrase that cannot be looked up (a damaged index) is asked for: the
+                    // search then ranks what it can or reports the error.
+                    do {
+                        return try database.cachedStatement(
+                            sql: "SELECT 1 FROM \(FullTextIndex.words(of: kind).name)(?1) LIMIT 1"
+                        ).firstRow([phrase]) { _ in true } != nil
+                    } catch {
+                        return true
+                    }
                 })
         }
         let empty = SearchResults(

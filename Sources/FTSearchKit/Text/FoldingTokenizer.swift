@@ -27,12 +27,15 @@ enum FoldingTokenizer {
     /// with it is tokenized into such forms (U+0001, never part of a token). Ranking uses them
     /// to put records with the accents typed above those matching only after folding.
     static let accentMarker: Character = "\u{1}"
-    /// Starts a variant form: in the word index, a word that has other spellings (see
+    /// Start variant forms: in the word index, a word that has other spellings (see
     /// ``NameVariants``: `Müller`, `Иванов`, `الحارثي`) also gets, at the same position, each of
-    /// them after this marker (`\u{4}mueller`, `\u{4}ivanov`, `\u{4}حارثي`); query text
-    /// starting with it is tokenized into such forms of its folded tokens (U+0004, never part of
-    /// a token).
-    static let variantMarker: Character = "\u{4}"
+    /// them after one of these markers, the first after the first marker and so on
+    /// (`\u{4}mueller`, `\u{4}ivanov`, `\u{4}حارثي`; `Щукин` is `\u{4}shchukin` and
+    /// `\u{5}sukin`), so that no two tokens of one marker share a position: a prefix phrase then
+    /// hits a word once, as FTS5 counts it and as the doclist ranking counts it. Query text
+    /// starting with a marker is tokenized into such forms of its folded tokens (U+0004, U+0005,
+    /// U+0006, never part of a token).
+    static let variantMarkers: [Character] = ["\u{4}", "\u{5}", "\u{6}"]
     /// Anchors a trigram query at the start of a word (U+0002, never part of a token).
     static let wordStartMarker: Character = "\u{2}"
     /// Anchors a trigram query at the end of a word (U+0003, never part of a token).
@@ -77,8 +80,10 @@ enum FoldingTokenizer {
             if !relay.emitsTrigrams && relay.isQuery, text.first == 0x01 {
                 relay.marksAccents = true
                 text = UnsafeRawBufferPointer(rebasing: text.dropFirst())
-            } else if !relay.emitsTrigrams && relay.isQuery, text.first == 0x04 {
-                relay.marksVariants = true
+            } else if !relay.emitsTrigrams && relay.isQuery, let first = text.first,
+                (0x04...0x06).contains(first)
+            {
+                relay.variantMarker = first
                 text = UnsafeRawBufferPointer(rebasing: text.dropFirst())
             }
             if relay.emitsTrigrams && relay.isQuery, !text.isEmpty {
@@ -108,8 +113,8 @@ enum FoldingTokenizer {
         var source: UnsafeRawPointer?
         /// Whether the query asks for accent forms (it started with ``accentMarker``).
         var marksAccents = false
-        /// Whether the query asks for variant forms (it started with ``variantMarker``).
-        var marksVariants = false
+        /// The variant marker the query started with, if any (see ``variantMarkers``).
+        var variantMarker: UInt8?
         var anchorsStart = false
         var anchorsEnd = false
         var folded: [UInt8] = []
@@ -130,7 +135,7 @@ enum FoldingTokenizer {
         if relay.marksAccents {
             return emitAccentForm(&relay, flags: flags, start: start, end: end, unlessEqualTo: nil)
         }
-        guard relay.emitsTrigrams || relay.marksVariants || bytes.contains(where: { $0 >= 0x80 })
+        guard relay.emitsTrigrams || relay.variantMarker != nil || bytes.contains(where: { $0 >= 0x80 })
         else {
             let code = relay.sink.emit(bytes, flags: flags, start: start, end: end)
             guard code == ok, relay.isDocument else { return code }
@@ -143,7 +148,7 @@ enum FoldingTokenizer {
         if relay.emitsTrigrams {
             return emitTrigrams(&relay, flags: flags, start: start, end: end)
         }
-        if relay.marksVariants { relay.folded.insert(0x04, at: 0) }
+        if let marker = relay.variantMarker { relay.folded.insert(marker, at: 0) }
         let sink = relay.sink
         let code = relay.folded.withUnsafeBytes {
             sink.emit($0, flags: flags, start: start, end: end)
@@ -170,8 +175,9 @@ enum FoldingTokenizer {
         guard bytes.contains(where: { $0 >= 0x80 }) else { return code }
         var lowercased: [UInt8] = []
         appendLowercased(bytes, to: &lowercased)
-        for variant in NameVariants.variants(ofLowercased: lowercased, folded: Array(folded)) {
-            let form = [0x04] + variant
+        let variants = NameVariants.variants(ofLowercased: lowercased, folded: Array(folded))
+        for (marker, variant) in zip(UInt8(0x04)...0x06, variants) {
+            let form = [marker] + variant
             let code = form.withUnsafeBytes {
                 relay.sink.emit($0, flags: flags, start: start, end: end)
             }
