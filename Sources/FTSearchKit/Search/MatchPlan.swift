@@ -18,7 +18,8 @@
 /// token matches, with one typo, its variant forms (`"\u{4}ivanov"*`, one per marker: the records spelled
 /// otherwise, see ``NameVariants``) and its own variants as plain words (`Müller` asks for
 /// `"mueller"*`), each only when some record holds it: so a spelling found only by a variant
-/// ranks below the spelling typed (and in the query's own script). Substring signals are anchored trigram phrases (see ``FoldingTokenizer``).
+/// ranks below the spelling typed (and in the query's own script); for tokens of three letters or
+/// more, outside field-restricted searches. Substring signals are anchored trigram phrases (see ``FoldingTokenizer``).
 struct MatchPlan {
     /// What a phrase of the ranking query says about the rows it hits.
     struct Phrase: Equatable {
@@ -206,7 +207,12 @@ struct MatchPlan {
             // tokens have several match phrases when signal phrases are ORed to it
             // (`{c} : (("a"* OR "b"*) AND ...) OR {c} : "a"`), iterating rows in order though
             // not when seeking one row, so the cursor ranking would not equal the reference.
-            if request.match != .substring && columnFilter.isEmpty {
+            // And a token of one or two letters, which starts thousands of words of its own
+            // script, does not either: its plan stays one phrase (the single-phrase ranking,
+            // and a kept ranking brought up to date through writes, see RankingFrontier).
+            if request.match != .substring && columnFilter.isEmpty
+                && text.unicodeScalars.count >= 3
+            {
                 let forms =
                     FoldingTokenizer.variantMarkers.map { String($0) + text }
                     + (token < variants.count ? variants[token] : [])

@@ -39,7 +39,9 @@ struct Vocabulary: Sendable {
             let word = row.bytes(at: 0)
             // Accent and variant forms (see FoldingTokenizer.accentMarker and variantMarkers)
             // are not words one could type.
-            if let first = word.first, first != 0x01, !(0x04...0x06).contains(first) { vocabulary.append(word, records: row.int(at: 1)) }
+            if let first = word.first, first != 0x01, !(0x04...0x06).contains(first) {
+                vocabulary.append(word, records: row.int(at: 1))
+            }
         }
         memory?.keep(vocabulary, of: kind, structure: structure)
         // A read-only or busy database only misses the cache.

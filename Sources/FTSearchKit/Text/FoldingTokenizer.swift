@@ -135,7 +135,9 @@ enum FoldingTokenizer {
         if relay.marksAccents {
             return emitAccentForm(&relay, flags: flags, start: start, end: end, unlessEqualTo: nil)
         }
-        guard relay.emitsTrigrams || relay.variantMarker != nil || bytes.contains(where: { $0 >= 0x80 })
+        guard
+            relay.emitsTrigrams || relay.variantMarker != nil
+                || bytes.contains(where: { $0 >= 0x80 })
         else {
             let code = relay.sink.emit(bytes, flags: flags, start: start, end: end)
             guard code == ok, relay.isDocument else { return code }

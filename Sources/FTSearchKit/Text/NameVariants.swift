@@ -30,7 +30,9 @@ enum NameVariants {
         if scalars.contains(where: { digraphs[$0.value] != nil }) {
             add(digraphSpelling(of: scalars))
         }
-        if scalars.contains(where: { (0x370...0x52F).contains($0.value) || (0x1F00...0x1FFF).contains($0.value) }) {
+        if scalars.contains(where: {
+            (0x370...0x52F).contains($0.value) || (0x1F00...0x1FFF).contains($0.value)
+        }) {
             for scheme in 0..<3 { add(romanization(of: scalars, scheme: scheme)) }
         }
         if folded.starts(with: arabicArticle), folded.count > arabicArticle.count + 2 {
@@ -45,7 +47,8 @@ enum NameVariants {
     static func normalizedQuery(_ text: String) -> String {
         // The standard library's own NFC (public, if underscored); FTSearchKit links no
         // Foundation.
-        text.utf8.allSatisfy { $0 < 0x80 } ? text : String(decoding: text._nfcCodeUnits, as: UTF8.self)
+        text.utf8.allSatisfy { $0 < 0x80 }
+            ? text : String(decoding: text._nfcCodeUnits, as: UTF8.self)
     }
 
     /// `ال`, the Arabic article, in UTF-8.

@@ -127,3 +127,26 @@ import Testing
         #expect(variants("ال") == [])
     }
 }
+
+/// Did-you-mean corrections stay in the query's script, and a lone mark gets none.
+@Suite struct CorrectionScriptTests {
+    @Test(arguments: ["ㄱ", "\u{E48}", "\u{93F}"])
+    func aLoneMarkOrJamoGetsNoCorrection(text: String) throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        try index.importPeople([("Ann", "Lee", "Acme A/S"), ("Bo", "S", "X")])
+        let results = try index.search(SearchRequest(text: text))
+        #expect(results.total == 0)
+        #expect(results.didYouMean == nil)
+    }
+
+    @Test func aCorrectionStaysInTheQueryScript() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        try index.importPeople([("Ivan", "Petrov", "Acme A/S"), ("Иван", "Петров", "Я")])
+        #expect(try index.search(SearchRequest(text: "пертов")).didYouMean == "петров")
+        // One letter, one typo: any word of one letter, but only "я" is Cyrillic.
+        #expect(try index.search(SearchRequest(text: "ж")).didYouMean == "я")
+        #expect(try index.search(SearchRequest(text: "pertov")).didYouMean == "petrov")
+    }
+}
