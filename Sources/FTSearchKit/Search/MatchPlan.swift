@@ -160,14 +160,14 @@ struct MatchPlan {
     /// letters that fold (`mül`), its lowercase form with them kept; `corrections(token)`
     /// gives fuzzy matching's vocabulary words within reach of a token, with their typos;
     /// `variants` has each token's own other spellings (see ``NameVariants``), and
-    /// `isHeld(phrase)` tells whether some record of the index holds a variant phrase. Nil
+    /// `heldPhrases(texts)` tells which variant phrases some record of the index holds. Nil
     /// when the request restricts matching to fields `kind` does not have (it then matches
     /// nothing).
     init?(
         kind: Kind, tokens: [String], accentForms: [String?], variants: [[String]] = [],
         request: SearchRequest,
         corrections: (String) throws -> [(word: String, typos: Int)],
-        isHeld: (String) throws -> Bool = { _ in false }
+        heldPhrases: ([String]) throws -> Set<String> = { _ in [] }
     ) rethrows {
         self.kind = kind
         tokenCount = tokens.count
@@ -183,6 +183,26 @@ struct MatchPlan {
         var matches: [Phrase] = []
         var signals: [Phrase] = []
         index = FullTextIndex.serving(request.match, of: kind).name
+        // The substring index has no variant forms. Nor does a search restricted to fields ask
+        // for them: SQLite's FTS5 (3.40) loses hits of a column-filtered query whose tokens
+        // have several match phrases when signal phrases are ORed to it
+        // (`{c} : (("a"* OR "b"*) AND ...) OR {c} : "a"`), iterating rows in order though not
+        // when seeking one row, so the cursor ranking would not equal the reference. And a
+        // token of one or two letters, which starts thousands of words of its own script, does
+        // not either: its plan stays one phrase (the single-phrase ranking, and a kept ranking
+        // brought up to date through writes, see RankingFrontier).
+        let asksVariants = request.match != .substring && columnFilter.isEmpty
+        let variantPhrases = tokens.enumerated().map { token, text -> [Phrase] in
+            guard asksVariants && text.unicodeScalars.count >= 3 else { return [] }
+            let forms =
+                FoldingTokenizer.variantMarkers.map { String($0) + text }
+                + (token < variants.count ? variants[token] : [])
+            return forms.filter { $0 != text }.map {
+                Phrase.variant($0, token: token, asPrefix: request.match != .exact)
+            }
+        }
+        let candidates = variantPhrases.joined().map(\.text)
+        let held = candidates.isEmpty ? [] : try heldPhrases(candidates)
         for (token, text) in tokens.enumerated() {
             switch request.match {
             case .prefix:
@@ -202,26 +222,7 @@ struct MatchPlan {
                 matches += Phrase.infix(text, token: token)
                 signals += Phrase.anchoredInfixes(text, token: token)
             }
-            // The substring index has no variant forms. Nor does a search restricted to fields
-            // ask for them: SQLite's FTS5 (3.40) loses hits of a column-filtered query whose
-            // tokens have several match phrases when signal phrases are ORed to it
-            // (`{c} : (("a"* OR "b"*) AND ...) OR {c} : "a"`), iterating rows in order though
-            // not when seeking one row, so the cursor ranking would not equal the reference.
-            // And a token of one or two letters, which starts thousands of words of its own
-            // script, does not either: its plan stays one phrase (the single-phrase ranking,
-            // and a kept ranking brought up to date through writes, see RankingFrontier).
-            if request.match != .substring && columnFilter.isEmpty
-                && text.unicodeScalars.count >= 3
-            {
-                let forms =
-                    FoldingTokenizer.variantMarkers.map { String($0) + text }
-                    + (token < variants.count ? variants[token] : [])
-                for form in forms where form != text {
-                    let phrase = Phrase.variant(
-                        form, token: token, asPrefix: request.match != .exact)
-                    if try isHeld(phrase.text) { matches.append(phrase) }
-                }
-            }
+            matches += variantPhrases[token].filter { held.contains($0.text) }
             // The substring index has no accent forms.
             if let form = accentForms[token], request.match != .substring {
                 signals.append(.accentForm(form, token: token, asPrefix: request.match != .exact))

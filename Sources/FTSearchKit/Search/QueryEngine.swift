@@ -147,22 +147,28 @@ struct QueryEngine {
                     corrections.formUnion(found.map(\.word))
                     return found
                 },
-                isHeld: { phrase in
-                    // A phrase that cannot be looked up (a damaged index) is asked for: the
-                    // search then ranks what it can or reports the error.
-                    do {
-                        return try database.cachedStatement(
-                            sql: "SELECT 1 FROM \(FullTextIndex.words(of: kind).name)(?1) LIMIT 1"
-                        ).firstRow([phrase]) { _ in true } != nil
-                    } catch {
-                        return true
-                    }
-                })
+                heldPhrases: { try heldPhrases($0, in: FullTextIndex.words(of: kind).name) })
         }
         let empty = SearchResults(
             query: request.text, total: 0, hits: [], tokens: pattern.tokens, match: request.match,
             corrections: corrections.sorted())
         return (plans, empty)
+    }
+
+    /// Which of `phrases` some row of `index` holds: one lookup of them all, which finds
+    /// nothing for most searches, then one per phrase. A phrase that cannot be looked up (a
+    /// damaged index) counts as held: the search then ranks what it can or reports the error.
+    private func heldPhrases(_ phrases: [String], in index: String) throws -> Set<String> {
+        func isHeld(_ query: String) -> Bool {
+            do {
+                return try database.cachedStatement(sql: "SELECT 1 FROM \(index)(?1) LIMIT 1")
+                    .firstRow([query]) { _ in true } != nil
+            } catch {
+                return true
+            }
+        }
+        guard isHeld(phrases.joined(separator: " OR ")) else { return [] }
+        return phrases.count == 1 ? Set(phrases) : Set(phrases.filter(isHeld))
     }
 
     /// The token as typed, in lowercase, when that differs from its folded form (`Mül` →
