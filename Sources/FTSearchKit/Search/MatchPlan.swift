@@ -160,14 +160,15 @@ struct MatchPlan {
     /// letters that fold (`mül`), its lowercase form with them kept; `corrections(token)`
     /// gives fuzzy matching's vocabulary words within reach of a token, with their typos;
     /// `variants` has each token's own other spellings (see ``NameVariants``), and
-    /// `heldPhrases(texts)` tells which variant phrases some record of the index holds. Nil
+    /// `heldPhrases(phrases)` tells which variant phrases (by text) some record of the index
+    /// holds. Nil
     /// when the request restricts matching to fields `kind` does not have (it then matches
     /// nothing).
     init?(
         kind: Kind, tokens: [String], accentForms: [String?], variants: [[String]] = [],
         request: SearchRequest,
         corrections: (String) throws -> [(word: String, typos: Int)],
-        heldPhrases: ([String]) throws -> Set<String> = { _ in [] }
+        heldPhrases: ([Phrase]) throws -> Set<String> = { _ in [] }
     ) rethrows {
         self.kind = kind
         tokenCount = tokens.count
@@ -201,7 +202,7 @@ struct MatchPlan {
                 Phrase.variant($0, token: token, asPrefix: request.match != .exact)
             }
         }
-        let candidates = variantPhrases.joined().map(\.text)
+        let candidates = Array(variantPhrases.joined())
         let held = candidates.isEmpty ? [] : try heldPhrases(candidates)
         for (token, text) in tokens.enumerated() {
             switch request.match {

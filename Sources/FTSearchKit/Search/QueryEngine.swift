@@ -155,10 +155,14 @@ struct QueryEngine {
         return (plans, empty)
     }
 
-    /// Which of `phrases` some row of `index` holds: one lookup of them all, which finds
-    /// nothing for most searches, then one per phrase. A phrase that cannot be looked up (a
-    /// damaged index) counts as held: the search then ranks what it can or reports the error.
-    private func heldPhrases(_ phrases: [String], in index: String) throws -> Set<String> {
+    /// Which of the variant `phrases` some row of `index` holds (their texts): one lookup of
+    /// them all — each marked form by its gate (``NameVariants/gate(of:)``), one phrase for the
+    /// three markers — which finds nothing for most searches, then one per phrase. A phrase
+    /// that cannot be looked up (a damaged index) counts as held: the search then ranks what it
+    /// can or reports the error.
+    private func heldPhrases(_ phrases: [MatchPlan.Phrase], in index: String) throws
+        -> Set<String>
+    {
         func isHeld(_ query: String) -> Bool {
             do {
                 return try database.cachedStatement(sql: "SELECT 1 FROM \(index)(?1) LIMIT 1")
@@ -167,8 +171,20 @@ struct QueryEngine {
                 return true
             }
         }
-        guard isHeld(phrases.joined(separator: " OR ")) else { return [] }
-        return phrases.count == 1 ? Set(phrases) : Set(phrases.filter(isHeld))
+        var first: [String] = []
+        for phrase in phrases {
+            let isMarked = phrase.term.unicodeScalars.first.map {
+                (0x04...0x06).contains($0.value)
+            }
+            let text =
+                isMarked == true
+                ? SearchPattern.quoted(
+                    NameVariants.gate(of: String(phrase.term.unicodeScalars.dropFirst()))) + "*"
+                : phrase.text
+            if !first.contains(text) { first.append(text) }
+        }
+        guard isHeld(first.joined(separator: " OR ")) else { return [] }
+        return Set(phrases.map(\.text).filter(isHeld))
     }
 
     /// The token as typed, in lowercase, when that differs from its folded form (`Mül` →

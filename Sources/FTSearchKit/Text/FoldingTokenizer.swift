@@ -29,10 +29,10 @@ enum FoldingTokenizer {
     static let accentMarker: Character = "\u{1}"
     /// Start variant forms: in the word index, a word that has other spellings (see
     /// ``NameVariants``: `Müller`, `Иванов`, `الحارثي`) also gets, at the same position, each of
-    /// them after one of these markers, the first after the first marker and so on
-    /// (`\u{4}mueller`, `\u{4}ivanov`, `\u{4}حارثي`; `Щукин` is `\u{4}shchukin` and
-    /// `\u{5}sukin`), so that no two tokens of one marker share a position: a prefix phrase then
-    /// hits a word once, as FTS5 counts it and as the doclist ranking counts it. Query text
+    /// them after one of these markers (`\u{4}mueller`, `\u{4}ivanov`, `\u{4}حارثي`;
+    /// `Παπαδημητρίου` is `\u{4}papademetriou` and `\u{5}papadimitriou`, see
+    /// ``NameVariants/markers(of:)``), so that a prefix phrase of three letters or more hits a
+    /// word once, as FTS5 counts it and as the doclist ranking counts it. Query text
     /// starting with a marker is tokenized into such forms of its folded tokens (U+0004, U+0005,
     /// U+0006, never part of a token).
     static let variantMarkers: [Character] = ["\u{4}", "\u{5}", "\u{6}"]
@@ -178,7 +178,7 @@ enum FoldingTokenizer {
         var lowercased: [UInt8] = []
         appendLowercased(bytes, to: &lowercased)
         let variants = NameVariants.variants(ofLowercased: lowercased, folded: Array(folded))
-        for (marker, variant) in zip(UInt8(0x04)...0x06, variants) {
+        for (marker, variant) in zip(NameVariants.markers(of: variants), variants.prefix(3)) {
             let form = [marker] + variant
             let code = form.withUnsafeBytes {
                 relay.sink.emit($0, flags: flags, start: start, end: end)

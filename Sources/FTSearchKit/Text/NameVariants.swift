@@ -41,6 +41,30 @@ enum NameVariants {
         return variants
     }
 
+    /// The variant marker of each of a word's `variants` (see
+    /// ``FoldingTokenizer/variantMarkers``): the first marker whose variants so far all begin
+    /// with other first three letters. So no two of one marker can both start with a query
+    /// word of three letters or more (the word is hit once per phrase), and a variant under a
+    /// later marker has one under the first marker with its first three letters:
+    /// ``gate(of:)`` holds whenever any marked form of a word does.
+    static func markers(of variants: [[UInt8]]) -> [UInt8] {
+        var taken: [[String.UnicodeScalarView.SubSequence]] = [[], [], []]
+        return variants.map { variant in
+            let start = String(decoding: variant, as: UTF8.self).unicodeScalars.prefix(3)
+            let free = taken.firstIndex { !$0.contains { $0.elementsEqual(start) } } ?? 0
+            taken[free].append(start)
+            return 0x04 + UInt8(free)
+        }
+    }
+
+    /// The first marker and the first three letters of `text` (a query word of three letters or
+    /// more): the prefix some index word starts with whenever one starts with any marker and
+    /// `text` (see ``markers(of:)``).
+    static func gate(of text: String) -> String {
+        String(FoldingTokenizer.variantMarkers[0])
+            + String(String.UnicodeScalarView(text.unicodeScalars.prefix(3)))
+    }
+
     /// `text` in Unicode normalization form C (`e` + U+0301 is `é`), as every query is read:
     /// the tokenizer folds either form the same way, but the accent forms and variants are
     /// taken from the text as typed.

@@ -125,6 +125,13 @@ import Testing
         #expect(variants("Јовановић") == ["jovanovitsh", "jovanovic"])
         #expect(variants("الحارثي") == ["حارثي"])
         #expect(variants("ال") == [])
+        // Variants with other first letters share a marker; those alike take the next one.
+        #expect(NameVariants.markers(of: [Array("shchukin".utf8), Array("sukin".utf8)]) == [4, 4])
+        #expect(
+            NameVariants.markers(
+                of: ["papademetriou", "papadimitriou", "papa"].map { Array($0.utf8) })
+                == [4, 5, 6])
+        #expect(NameVariants.gate(of: "papadim") == "\u{4}pap")
     }
 }
 
