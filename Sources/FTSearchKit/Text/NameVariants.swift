@@ -25,7 +25,7 @@ enum NameVariants {
             else { return }
             variants.append(variant)
         }
-        guard lowercased.contains(where: { $0 >= 0x80 }) else { return [] }
+        guard mayHaveVariants(lowercased: lowercased, folded: folded) else { return [] }
         let scalars = Array(String(decoding: lowercased, as: UTF8.self).unicodeScalars)
         if scalars.contains(where: { digraphs[$0.value] != nil }) {
             add(digraphSpelling(of: scalars))
@@ -73,6 +73,25 @@ enum NameVariants {
         // Foundation.
         text.utf8.allSatisfy { $0 < 0x80 }
             ? text : String(decoding: text._nfcCodeUnits, as: UTF8.self)
+    }
+
+    /// Whether a word may have variants, from its bytes alone (most words with letters beyond
+    /// ASCII have none, and the import tokenizes every one): ä ö ü å ø (U+00E4, F6, FC, E5,
+    /// F8), Greek or Cyrillic (U+0340 to U+053F, U+1F00 to U+1FFF), or the Arabic article.
+    private static func mayHaveVariants(lowercased: [UInt8], folded: [UInt8]) -> Bool {
+        if folded.starts(with: arabicArticle) { return true }
+        var index = 0
+        while index + 1 < lowercased.count {
+            let byte = lowercased[index]
+            let next = lowercased[index + 1]
+            switch byte {
+            case 0xC3 where [0xA4, 0xB6, 0xBC, 0xA5, 0xB8].contains(next): return true
+            case 0xCD...0xD4: return true
+            case 0xE1 where (0xBC...0xBF).contains(next): return true
+            default: index += 1
+            }
+        }
+        return false
     }
 
     /// `ال`, the Arabic article, in UTF-8.
