@@ -274,6 +274,8 @@ extension Schema {
         migrator.registerMigration(
             "Count the writes to each kind's records, for the fields filters read in memory",
             countRecordWrites)
+        migrator.registerMigration(
+            "Index names as people type them in every country", indexNamesAsTypedEverywhere)
         migrator.newDatabaseSetup = createNewDatabase
     }
 }

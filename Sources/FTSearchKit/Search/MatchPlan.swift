@@ -14,8 +14,12 @@
 /// | fuzzy     | words      | `"t"*`, each correction `"c"` (whole, its typos) | whole `"t"`  |
 /// | substring | substrings | `"t"` (trigrams; `"t"*` under 3 letters) | word start, whole     |
 ///
-/// In the word index, a token typed with accents also gets the signal of its accent form.
-/// Substring signals are anchored trigram phrases (see ``FoldingTokenizer``).
+/// In the word index, a token typed with accents also gets the signal of its accent form, and a
+/// token matches, with one typo, its variant forms (`"\u{4}ivanov"*`, one per marker: the records spelled
+/// otherwise, see ``NameVariants``) and its own variants as plain words (`Müller` asks for
+/// `"mueller"*`), each only when some record holds it: so a spelling found only by a variant
+/// ranks below the spelling typed (and in the query's own script); for tokens of three letters or
+/// more, outside field-restricted searches. Substring signals are anchored trigram phrases (see ``FoldingTokenizer``).
 struct MatchPlan {
     /// What a phrase of the ranking query says about the rows it hits.
     struct Phrase: Equatable {
@@ -46,6 +50,14 @@ struct MatchPlan {
                 token: index, isMatch: false, isWhole: false, startsWord: true,
                 isAccentExact: true, term: String(FoldingTokenizer.accentMarker) + form,
                 isPrefix: asPrefix)
+        }
+
+        /// Another spelling of the token: a match with one typo, as a prefix or whole:
+        /// `"\u{4}ivanov"*`, `"mueller"*`.
+        static func variant(_ form: String, token index: Int, asPrefix: Bool) -> Phrase {
+            Phrase(
+                token: index, isMatch: true, typos: 1, isWhole: !asPrefix, startsWord: true,
+                term: form, isPrefix: asPrefix)
         }
 
         /// The token as the start of a word: `"ann"*`.
@@ -149,12 +161,17 @@ struct MatchPlan {
 
     /// Builds the plan of `request` for `kind`; `accentForms` has, for each token typed with
     /// letters that fold (`mül`), its lowercase form with them kept; `corrections(token)`
-    /// gives fuzzy matching's vocabulary words within reach of a token, with their typos. Nil
+    /// gives fuzzy matching's vocabulary words within reach of a token, with their typos;
+    /// `variants` has each token's own other spellings (see ``NameVariants``), and
+    /// `heldPhrases(phrases)` tells which variant phrases (by text) some record of the index
+    /// holds. Nil
     /// when the request restricts matching to fields `kind` does not have (it then matches
     /// nothing).
     init?(
-        kind: Kind, tokens: [String], accentForms: [String?], request: SearchRequest,
-        corrections: (String) throws -> [(word: String, typos: Int)]
+        kind: Kind, tokens: [String], accentForms: [String?], variants: [[String]] = [],
+        request: SearchRequest,
+        corrections: (String) throws -> [(word: String, typos: Int)],
+        heldPhrases: ([Phrase]) throws -> Set<String> = { _ in [] }
     ) rethrows {
         self.kind = kind
         tokenCount = tokens.count
@@ -170,6 +187,26 @@ struct MatchPlan {
         var matches: [Phrase] = []
         var signals: [Phrase] = []
         index = FullTextIndex.serving(request.match, of: kind).name
+        // The substring index has no variant forms. Nor does a search restricted to fields ask
+        // for them: SQLite's FTS5 (3.40) loses hits of a column-filtered query whose tokens
+        // have several match phrases when signal phrases are ORed to it
+        // (`{c} : (("a"* OR "b"*) AND ...) OR {c} : "a"`), iterating rows in order though not
+        // when seeking one row, so the cursor ranking would not equal the reference. And a
+        // token of one or two letters, which starts thousands of words of its own script, does
+        // not either: its plan stays one phrase (the single-phrase ranking, and a kept ranking
+        // brought up to date through writes, see RankingFrontier).
+        let asksVariants = request.match != .substring && columnFilter.isEmpty
+        let variantPhrases = tokens.enumerated().map { token, text -> [Phrase] in
+            guard asksVariants && text.unicodeScalars.count >= 3 else { return [] }
+            let forms =
+                FoldingTokenizer.variantMarkers.map { String($0) + text }
+                + (token < variants.count ? variants[token] : [])
+            return forms.filter { $0 != text }.map {
+                Phrase.variant($0, token: token, asPrefix: request.match != .exact)
+            }
+        }
+        let candidates = Array(variantPhrases.joined())
+        let held = candidates.isEmpty ? [] : try heldPhrases(candidates)
         for (token, text) in tokens.enumerated() {
             switch request.match {
             case .prefix:
@@ -189,6 +226,7 @@ struct MatchPlan {
                 matches += Phrase.infix(text, token: token)
                 signals += Phrase.anchoredInfixes(text, token: token)
             }
+            matches += variantPhrases[token].filter { held.contains($0.text) }
             // The substring index has no accent forms.
             if let form = accentForms[token], request.match != .substring {
                 signals.append(.accentForm(form, token: token, asPrefix: request.match != .exact))

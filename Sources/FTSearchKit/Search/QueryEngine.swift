@@ -135,24 +135,29 @@ struct QueryEngine {
     /// The plan of each kind searched (kinds whose fields are all filtered out have none), and
     /// the empty results carrying the highlighting information; nil when the text has no token.
     func plans(for request: SearchRequest) throws -> ([MatchPlan], SearchResults)? {
-        let typed = tokenizer.tokens(in: request.text)
+        let text = NameVariants.normalizedQuery(request.text)
+        let typed = tokenizer.tokens(in: text)
         guard let pattern = SearchPattern(tokens: typed.map(\.text)) else { return nil }
-        let accentForms = pattern.tokens.map { token in
-            typed.first { $0.text == token }.flatMap { Self.accentForm(of: $0, in: request.text) }
+        let firstTyped = pattern.tokens.map { token in typed.first { $0.text == token } }
+        let accentForms = firstTyped.map { $0.flatMap { Self.accentForm(of: $0, in: text) } }
+        let variants = firstTyped.map { token in
+            token.map { Self.variants(of: $0, in: text) } ?? []
         }
         var corrections = Set<String>()
         let plans = try request.kinds.inOrder.compactMap { kind in
             var vocabulary: Vocabulary?
             return try MatchPlan(
-                kind: kind, tokens: pattern.tokens, accentForms: accentForms, request: request
-            ) { token in
-                if vocabulary == nil {
-                    vocabulary = try Vocabulary.load(kind, from: database, memory: memory)
-                }
-                let found = vocabulary.map { Correction.typoMatches(of: token, in: $0) } ?? []
-                corrections.formUnion(found.map(\.word))
-                return found
-            }
+                kind: kind, tokens: pattern.tokens, accentForms: accentForms, variants: variants,
+                request: request,
+                corrections: { token in
+                    if vocabulary == nil {
+                        vocabulary = try Vocabulary.load(kind, from: database, memory: memory)
+                    }
+                    let found = vocabulary.map { Correction.typoMatches(of: token, in: $0) } ?? []
+                    corrections.formUnion(found.map(\.word))
+                    return found
+                },
+                heldPhrases: { try heldPhrases($0, in: FullTextIndex.words(of: kind).name) })
         }
         let empty = SearchResults(
             query: request.text, total: 0, hits: [], tokens: pattern.tokens, match: request.match,
@@ -160,12 +165,61 @@ struct QueryEngine {
         return (plans, empty)
     }
 
+    /// Which of the variant `phrases` some row of `index` holds (their texts): one lookup of
+    /// them all — each marked form by its gate (``NameVariants/gate(of:)``), one phrase for the
+    /// three markers — which finds nothing for most searches, then one per phrase. A phrase
+    /// that cannot be looked up (a damaged index) counts as held: the search then ranks what it
+    /// can or reports the error.
+    private func heldPhrases(_ phrases: [MatchPlan.Phrase], in index: String) throws
+        -> Set<String>
+    {
+        func isHeld(_ query: String) -> Bool {
+            do {
+                return try database.cachedStatement(sql: "SELECT 1 FROM \(index)(?1) LIMIT 1")
+                    .firstRow([query]) { _ in true } != nil
+            } catch {
+                return true
+            }
+        }
+        var first: [String] = []
+        for phrase in phrases {
+            let isMarked = phrase.term.unicodeScalars.first.map {
+                (0x04...0x06).contains($0.value)
+            }
+            let text =
+                isMarked == true
+                ? SearchPattern.quoted(
+                    NameVariants.gate(of: String(phrase.term.unicodeScalars.dropFirst()))) + "*"
+                : phrase.text
+            if !first.contains(text) { first.append(text) }
+        }
+        guard isHeld(first.joined(separator: " OR ")) else { return [] }
+        return Set(phrases.map(\.text).filter(isHeld))
+    }
+
     /// The token as typed, in lowercase, when that differs from its folded form (`Mül` →
     /// `mül`): what the index's accent forms are compared with.
     static func accentForm(of token: FTS5Tokenizer.Token, in text: String) -> String? {
-        let form = String(decoding: Array(text.utf8)[token.sourceRange], as: UTF8.self)
-            .lowercased()
+        let form = String(decoding: lowercasedSource(of: token, in: text), as: UTF8.self)
         return form == token.text ? nil : form
+    }
+
+    /// The token's other spellings, as plain words (see ``NameVariants``).
+    static func variants(of token: FTS5Tokenizer.Token, in text: String) -> [String] {
+        NameVariants.variants(
+            ofLowercased: lowercasedSource(of: token, in: text), folded: Array(token.text.utf8)
+        ).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The token as typed, lowercased as the tokenizer lowercases it for accent forms.
+    private static func lowercasedSource(of token: FTS5Tokenizer.Token, in text: String)
+        -> [UInt8]
+    {
+        var form: [UInt8] = []
+        Array(text.utf8)[token.sourceRange].withUnsafeBytes {
+            FoldingTokenizer.appendLowercased($0, to: &form)
+        }
+        return form
     }
 
     /// The number of records matching `request` (every kind searched): the total of the

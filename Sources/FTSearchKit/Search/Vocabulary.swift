@@ -39,8 +39,11 @@ struct Vocabulary: Sendable {
             sql: "SELECT term, doc FROM \(kind.tableName)_vocabulary ORDER BY term"
         ).forEachRow { row in
             let word = row.bytes(at: 0)
-            // Accent forms (see FoldingTokenizer.accentMarker) are not words one could type.
-            if word.first != 0x01 { vocabulary.append(word, records: row.int(at: 1)) }
+            // Accent and variant forms (see FoldingTokenizer.accentMarker and variantMarkers)
+            // are not words one could type.
+            if let first = word.first, first != 0x01, !(0x04...0x06).contains(first) {
+                vocabulary.append(word, records: row.int(at: 1))
+            }
         }
         memory?.keep(vocabulary, of: kind, structure: structure)
         // A read-only or busy database only misses the cache.

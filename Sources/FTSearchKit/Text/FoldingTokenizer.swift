@@ -27,6 +27,15 @@ enum FoldingTokenizer {
     /// with it is tokenized into such forms (U+0001, never part of a token). Ranking uses them
     /// to put records with the accents typed above those matching only after folding.
     static let accentMarker: Character = "\u{1}"
+    /// Start variant forms: in the word index, a word that has other spellings (see
+    /// ``NameVariants``: `Müller`, `Иванов`, `الحارثي`) also gets, at the same position, each of
+    /// them after one of these markers (`\u{4}mueller`, `\u{4}ivanov`, `\u{4}حارثي`;
+    /// `Παπαδημητρίου` is `\u{4}papademetriou` and `\u{5}papadimitriou`, see
+    /// ``NameVariants/markers(of:)``), so that a prefix phrase of three letters or more hits a
+    /// word once, as FTS5 counts it and as the doclist ranking counts it. Query text
+    /// starting with a marker is tokenized into such forms of its folded tokens (U+0004, U+0005,
+    /// U+0006, never part of a token).
+    static let variantMarkers: [Character] = ["\u{4}", "\u{5}", "\u{6}"]
     /// Anchors a trigram query at the start of a word (U+0002, never part of a token).
     static let wordStartMarker: Character = "\u{2}"
     /// Anchors a trigram query at the end of a word (U+0003, never part of a token).
@@ -36,7 +45,11 @@ enum FoldingTokenizer {
     /// (categories M*) kept inside words rather than splitting them, so that Devanagari,
     /// Thai or Arabic words with vowel signs stay whole and decomposed accents reach
     /// ``LetterFolding``, which removes them.
-    static let unicode61Arguments = ["remove_diacritics", "2", "categories", "L* N* Co M*"]
+    /// The apostrophes `'` `’` `‘` and `ʼ` (U+02BC, a letter to Unicode) all separate words,
+    /// so that `Дем'янюк` and `Демʼянюк` are the same two tokens.
+    static let unicode61Arguments = [
+        "remove_diacritics", "2", "categories", "L* N* Co M*", "separators", "\u{2BC}",
+    ]
 
     /// Registers both tokenizers on `database` (see
     /// ``FTSearchSQLite/Database/registerSearchExtensions()``).
@@ -67,6 +80,11 @@ enum FoldingTokenizer {
             if !relay.emitsTrigrams && relay.isQuery, text.first == 0x01 {
                 relay.marksAccents = true
                 text = UnsafeRawBufferPointer(rebasing: text.dropFirst())
+            } else if !relay.emitsTrigrams && relay.isQuery, let first = text.first,
+                (0x04...0x06).contains(first)
+            {
+                relay.variantMarker = first
+                text = UnsafeRawBufferPointer(rebasing: text.dropFirst())
             }
             if relay.emitsTrigrams && relay.isQuery, !text.isEmpty {
                 if text.first == 0x02 {
@@ -95,6 +113,8 @@ enum FoldingTokenizer {
         var source: UnsafeRawPointer?
         /// Whether the query asks for accent forms (it started with ``accentMarker``).
         var marksAccents = false
+        /// The variant marker the query started with, if any (see ``variantMarkers``).
+        var variantMarker: UInt8?
         var anchorsStart = false
         var anchorsEnd = false
         var folded: [UInt8] = []
@@ -115,12 +135,13 @@ enum FoldingTokenizer {
         if relay.marksAccents {
             return emitAccentForm(&relay, flags: flags, start: start, end: end, unlessEqualTo: nil)
         }
-        guard relay.emitsTrigrams || bytes.contains(where: { $0 >= 0x80 }) else {
+        guard
+            relay.emitsTrigrams || relay.variantMarker != nil
+                || bytes.contains(where: { $0 >= 0x80 })
+        else {
             let code = relay.sink.emit(bytes, flags: flags, start: start, end: end)
             guard code == ok, relay.isDocument else { return code }
-            return emitAccentForm(
-                &relay, flags: flags.union(.colocated), start: start, end: end,
-                unlessEqualTo: bytes)
+            return emitOtherForms(&relay, flags: flags, start: start, end: end, folded: bytes)
         }
         relay.folded.removeAll(keepingCapacity: true)
         LetterFolding.fold(bytes, into: &relay.folded)
@@ -129,6 +150,7 @@ enum FoldingTokenizer {
         if relay.emitsTrigrams {
             return emitTrigrams(&relay, flags: flags, start: start, end: end)
         }
+        if let marker = relay.variantMarker { relay.folded.insert(marker, at: 0) }
         let sink = relay.sink
         let code = relay.folded.withUnsafeBytes {
             sink.emit($0, flags: flags, start: start, end: end)
@@ -136,9 +158,34 @@ enum FoldingTokenizer {
         guard code == ok, relay.isDocument else { return code }
         let folded = relay.folded
         return folded.withUnsafeBytes {
-            emitAccentForm(
-                &relay, flags: flags.union(.colocated), start: start, end: end, unlessEqualTo: $0)
+            emitOtherForms(&relay, flags: flags, start: start, end: end, folded: $0)
         }
+    }
+
+    /// Emits, at the position of a document's word folded to `folded`, its accent form and its
+    /// variant forms (see ``NameVariants``).
+    private static func emitOtherForms(
+        _ relay: inout Relay, flags: FTS5TokenFlags, start: Int32, end: Int32,
+        folded: UnsafeRawBufferPointer
+    ) -> Int32 {
+        let flags = flags.union(.colocated)
+        let code = emitAccentForm(
+            &relay, flags: flags, start: start, end: end, unlessEqualTo: folded)
+        guard code == SQLiteResultCode.ok.rawValue, let source = relay.source, start < end
+        else { return code }
+        let bytes = UnsafeRawBufferPointer(start: source + Int(start), count: Int(end - start))
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return code }
+        var lowercased: [UInt8] = []
+        appendLowercased(bytes, to: &lowercased)
+        let variants = NameVariants.variants(ofLowercased: lowercased, folded: Array(folded))
+        for (marker, variant) in zip(NameVariants.markers(of: variants), variants.prefix(3)) {
+            let form = [marker] + variant
+            let code = form.withUnsafeBytes {
+                relay.sink.emit($0, flags: flags, start: start, end: end)
+            }
+            guard code == SQLiteResultCode.ok.rawValue else { return code }
+        }
+        return code
     }
 
     /// Emits ``accentMarker`` followed by the source text of the token in lowercase, unless
@@ -181,8 +228,21 @@ enum FoldingTokenizer {
                 index += 2
             } else {
                 output.removeSubrange(start...)
-                output += String(decoding: text, as: UTF8.self).lowercased().utf8
+                appendNormalized(String(decoding: text, as: UTF8.self).lowercased(), to: &output)
                 return
+            }
+        }
+    }
+
+    /// Appends `lowercased` with the letters that differ only in form made one: the final
+    /// sigma `ς` is `σ`, a full-width letter or digit is the ASCII one (`ｍ` is `m`), so that
+    /// `ΠΑΠΑΔΌΠΟΥΛΟΣ` and `Ｍüller` have the accent forms of `παπαδόπουλος` and `Müller`.
+    private static func appendNormalized(_ lowercased: String, to output: inout [UInt8]) {
+        for scalar in lowercased.unicodeScalars {
+            switch scalar.value {
+            case 0x3C2: output += [0xCF, 0x83]
+            case 0xFF01...0xFF5E: output.append(UInt8(scalar.value - 0xFEE0))
+            default: output += UTF8.encode(scalar)!
             }
         }
     }

@@ -39,6 +39,7 @@ import unidecode
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SWIFT = os.path.join(ROOT, "Sources/FTSearchKit/Text/LetterFoldingTable.swift")
+ROMANIZATION_SWIFT = os.path.join(ROOT, "Sources/FTSearchKit/Text/RomanizationTable.swift")
 REFERENCE = os.path.join(ROOT, "Tests/FTSearchKitTests/Resources/folding/latin-letters.tsv")
 
 latin_ascii = icu.Transliterator.createInstance("Latin-ASCII")
@@ -65,7 +66,14 @@ def transliteration(character):
         unidecode.unidecode(character))
 
 
+# Arabic letters people type for one another (and the tatweel, a stretch of the line): one
+# letter in the index and the query. Alef forms are folded by their decomposition above.
+ARABIC = {"\u0629": "\u0647", "\u0649": "\u064A", "\u0640": ""}
+
+
 def folded(character):
+    if character in ARABIC:
+        return ARABIC[character]
     if latin.contains(character):
         ascii = transliteration(character)
         if ascii:
@@ -86,7 +94,7 @@ def main():
     for code in range(0x80, 0x110000):
         character = chr(code)
         category = unicodedata.category(character)
-        if category.startswith("L"):
+        if category.startswith("L") or character in ARABIC:
             replacement = folded(character)
             if replacement != character:
                 table[code] = replacement
@@ -145,6 +153,111 @@ extension LetterFolding {{
             fields = [f if re.fullmatch("[ -~]*", f) and "\t" not in f else "" for f in fields]
             reference.write(f"{ord(character):04X}\t{character}\t{fields[0]}\t{fields[1]}\n")
     print(f"{len(scalars)} folded scalars, {len(data)} bytes of replacements", file=sys.stderr)
+    write_romanization_table()
+
+
+# The romanizations of Greek and Cyrillic a name is indexed under (see NameVariants.swift): each
+# scalar, or pair of scalars, at the start of a word or inside it, and what it becomes in each
+# scheme, lowercase ASCII letters only. A pair is listed when the transform writes it otherwise
+# than its two letters one after the other (ου -> ou, μπ -> b at the start of a word).
+ROMANIZATION_SCHEMES = [
+    ("Unidecode", lambda text: unidecode.unidecode(text)),
+    ("ICU Any-Latin; Latin-ASCII", icu.Transliterator.createInstance("Any-Latin; Latin-ASCII").transliterate),
+    ("ICU Greek-Latin/UNGEGN; Latin-ASCII (Greek), Any-Latin (Cyrillic)", None),
+]
+UNGEGN = icu.Transliterator.createInstance("Greek-Latin/UNGEGN; Latin-ASCII")
+ROMANIZED_SCRIPTS = {"Greek": "τ", "Cyrillic": "т"}
+
+
+def romanized(text, scheme, script, at_start):
+    """`text` in `scheme`, lowercase ASCII letters only; inside a word, after a neutral
+    consonant (t) of its script."""
+    transform = ROMANIZATION_SCHEMES[scheme][1]
+    if transform is None:
+        transform = UNGEGN.transliterate if script == "Greek" else ROMANIZATION_SCHEMES[1][1]
+    prefix = "" if at_start else ROMANIZED_SCRIPTS[script]
+    result = transform(prefix + text).lower()
+    if not at_start:
+        if not result.startswith("t"):
+            return None
+        result = result[1:]
+    return re.sub("[^a-z]", "", result)
+
+
+def romanization_letters():
+    """The lowercase letters of each romanized script, as unicode61 leaves them."""
+    letters = {}
+    for script in ROMANIZED_SCRIPTS:
+        chosen = icu.UnicodeSet(f"[[:{script}:]&[:L:]]")
+        letters[script] = sorted({c for c in chosen if c == c.lower() and len(c) == 1})
+    return letters
+
+
+def write_romanization_table():
+    entries = {}
+    for script, letters in romanization_letters().items():
+        for at_start in (True, False):
+            singles = {}
+            for c in letters:
+                outputs = [romanized(c, k, script, at_start) for k in range(len(ROMANIZATION_SCHEMES))]
+                if all(o is not None for o in outputs):
+                    singles[c] = outputs
+                    entries[(at_start, ord(c), 0)] = outputs
+            medial = {c: [romanized(c, k, script, False) for k in range(len(ROMANIZATION_SCHEMES))]
+                      for c in singles}
+            # Pairs only among the script's basic letters (accents are single-scalar rules).
+            basic = [c for c in singles if unicodedata.decomposition(c) == ""]
+            for a in basic:
+                for b in basic:
+                    outputs = [romanized(a + b, k, script, at_start) for k in range(len(ROMANIZATION_SCHEMES))]
+                    if any(o is None for o in outputs):
+                        continue
+                    joined = [singles[a][k] + (medial[b][k] or "")
+                              for k in range(len(ROMANIZATION_SCHEMES))]
+                    if outputs != joined:
+                        entries[(at_start, ord(a), ord(b))] = outputs
+    keys = sorted(entries, key=lambda k: (k[0] << 42) | (k[1] << 21) | k[2])
+    offsets = [0]
+    data = bytearray()
+    for key in keys:
+        for output in entries[key]:
+            data += output.encode("ascii")
+            offsets.append(len(data))
+    assert offsets[-1] < 1 << 16
+
+    def literal(values, width):
+        return "\n".join(
+            "        " + ", ".join(f"0x{v:0{width}X}" for v in values[i:i + 8]) + ","
+            for i in range(0, len(values), 8))
+
+    schemes = "\n".join(f"///   {i}. {name}" for i, (name, _) in enumerate(ROMANIZATION_SCHEMES))
+    with open(ROMANIZATION_SWIFT, "w") as swift:
+        swift.write(f"""\
+// Generated by generate-letter-folding.py beside this file, from ICU {icu.ICU_VERSION}'s
+// transforms and Unidecode {unidecode_version()}. Do not edit: change the script and run it again.
+
+extension NameVariants {{
+    /// The {len(keys)} romanization rules, in increasing order: `1 << 42` for a rule at the
+    /// start of a word, the scalar `<< 21`, then the scalar after it (0 for a one-scalar rule).
+    static let romanizationKeys: [UInt64] = [
+{literal([(k[0] << 42) | (k[1] << 21) | k[2] for k in keys], 12)}
+    ]
+
+    /// Where the ASCII of rule `i` in scheme `s` is in ``romanizationBytes``:
+    /// `romanizationOffsets[3 * i + s]..<romanizationOffsets[3 * i + s + 1]`. The schemes:
+{schemes}
+    static let romanizationOffsets: [UInt16] = [
+{literal(offsets, 4)}
+    ]
+
+    /// The romanizations' ASCII bytes, one after the other.
+    static let romanizationBytes: [UInt8] = [
+{literal(list(data), 2)}
+    ]
+}}
+""")
+    subprocess.run(["swift", "format", "-i", ROMANIZATION_SWIFT], check=True)
+    print(f"{len(keys)} romanization rules, {len(data)} bytes", file=sys.stderr)
 
 
 def unidecode_version():

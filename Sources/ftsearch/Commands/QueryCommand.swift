@@ -14,8 +14,13 @@ struct QueryCommand: ContextualCommand, SearchTextCommand {
             inside it ('nna' finds Joanna; the first substring search builds the substring \
             index, once), exact as the whole word, fuzzy as its start or as \
             the whole word with typos (1 from 5 letters, 2 from 9: 'smiht' finds Smith). TEXT \
-            is always literal: quotes, '*', '-' and AND/OR/NOT are plain text. Whole-word \
-            matches rank first, then fewer typos, then matches at the start of a word, then \
+            is always literal: quotes, '*', '-' and AND/OR/NOT are plain text. Names are \
+            found as typed on other keyboards too (words of 3 letters or more, without \
+            --fields): 'mueller' finds \
+            Müller (and 'müller' Mueller), 'ivanov' Иванов, 'papadimitriou' Παπαδημητρίου, \
+            'jovanovic' Јовановић, 'فاطمه' فاطمة, 'حارثي' الحارثي. Whole-word \
+            matches rank first, then fewer typos (a spelling other than the one typed counts \
+            as one), then matches at the start of a word, then \
             words matching with the accents typed, then bm25 relevance with names above \
             companies. A search that finds nothing suggests a \
             correction (table and json). Empty TEXT lists every record. Start TEXT with '-' \

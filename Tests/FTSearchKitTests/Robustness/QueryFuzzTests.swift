@@ -119,8 +119,11 @@ import FTSearchSQLite
             }
             guard position > 0 else { continue }
             let previous = all.hits[position - 1]
-            // Whole-word matches, then words matched with the accents typed, then bm25.
-            let rank = { (hit: SearchHit) in (hit.wholeTokenMatches, hit.accentMatches) }
+            // Whole-word matches, then fewer typos (a spelling other than the one typed), then
+            // words matched with the accents typed, then bm25.
+            let rank = { (hit: SearchHit) in
+                (hit.wholeTokenMatches, -hit.typos, hit.accentMatches)
+            }
             if rank(previous) < rank(hit)
                 || (rank(previous) == rank(hit) && previous.score < hit.score - 1e-9)
             {
@@ -243,16 +246,44 @@ struct ReferenceMatcher {
         }
         let queryTokens = tokens(text)
         guard !queryTokens.isEmpty else { return [:] }
+        let queryVariants = variants(of: text)
         var result: [Key: Int] = [:]
         for record in candidates {
             let recordTokens = record.fields.flatMap(tokens)
+            let recordVariants = record.fields.flatMap { variants(of: $0).flatMap(\.value) }
+            // A query token starts a record's word; or, from three letters on, one of the
+            // word's other spellings, or one of the token's other spellings starts a record's
+            // word (see NameVariants).
             let everyTokenIsAPrefix = queryTokens.allSatisfy { query in
-                recordTokens.contains { $0.starts(with: query) }
+                let hasVariants = String(decoding: query, as: UTF8.self).unicodeScalars.count >= 3
+                return recordTokens.contains { $0.starts(with: query) }
+                    || hasVariants && recordVariants.contains { $0.starts(with: query) }
+                    || hasVariants
+                        && queryVariants[query, default: []].contains { variant in
+                            recordTokens.contains { $0.starts(with: variant) }
+                        }
             }
             if everyTokenIsAPrefix {
                 result[Key(kind: record.kind, id: record.id)] =
                     Set(queryTokens).filter { recordTokens.contains($0) }.count
             }
+        }
+        return result
+    }
+
+    /// The other spellings of each word of `text` (German and Nordic ASCII spellings, Greek
+    /// and Cyrillic romanizations, Arabic without the article), by its token.
+    func variants(of text: String) -> [[UInt8]: [[UInt8]]] {
+        var result: [[UInt8]: [[UInt8]]] = [:]
+        let utf8 = Array(text.utf8)
+        for token in tokenizer.tokens(in: text) {
+            var lowercased: [UInt8] = []
+            utf8[token.sourceRange].withUnsafeBytes {
+                FoldingTokenizer.appendLowercased($0, to: &lowercased)
+            }
+            let folded = Array(token.text.utf8)
+            result[folded, default: []] += NameVariants.variants(
+                ofLowercased: lowercased, folded: folded)
         }
         return result
     }
