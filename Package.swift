@@ -51,9 +51,22 @@ let package = Package(
             dependencies: ["CSQLite"],
             swiftSettings: strictSettings
         ),
+        // The readers and writers of JSON, NDJSON, CSV and TSV: bytes in, records of fields out
+        // (and back), with no SQLite and no model of people or animals in them.
+        .target(
+            name: "FTSearchFormats",
+            swiftSettings: strictSettings
+        ),
+        // The decoder of FTS5's segments (fts5_index.c's record formats): what the search
+        // pipeline's doclist reader reads FTS5's index with, tested against FTS5's own output.
+        .target(
+            name: "FTS5Segments",
+            dependencies: ["FTSearchSQLite"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "FTSearchKit",
-            dependencies: ["FTSearchSQLite"],
+            dependencies: ["FTSearchSQLite", "FTS5Segments", "FTSearchFormats"],
             // Generates Text/LetterFoldingTable.swift.
             exclude: ["Text/generate-letter-folding.py"],
             swiftSettings: strictSettings
@@ -121,14 +134,30 @@ let package = Package(
         ),
         .testTarget(
             name: "FTSearchKitTests",
-            dependencies: ["FTSearchKit", "FTSearchSQLite", "FTSearchTestSupport"],
+            dependencies: [
+                "FTSearchKit", "FTSearchFormats", "FTSearchSQLite", "FTSearchTestSupport",
+            ],
             exclude: ["Resources"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FTS5SegmentsTests",
+            dependencies: ["FTS5Segments", "FTSearchSQLite", "FTSearchTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FTSearchServerTests",
+            dependencies: [
+                "FTSearchServer", "FTSearchKit", "FTSearchFormats", "FTSearchTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ftsearchTests",
             dependencies: [
-                "ftsearch", "FTSearchKit", "FTSearchSQLite", "FTSearchServeOptions",
+                "ftsearch", "FTSearchKit", "FTSearchFormats", "FTSearchSQLite",
+                "FTSearchServeOptions",
                 "FTSearchTestSupport",
             ],
             swiftSettings: strictSettings

@@ -12,6 +12,12 @@
 //       With FTSEARCH_BENCH_FAST_ONLY set, skips the reference plan (and the check); with
 //       FTSEARCH_BENCH_REPEAT=N, runs each first search N more times, untimed: a profiler
 //       then sees first searches, not their warm-ups.
+//   ftsearch-bench ablation DB QUERIES.tsv [MAX-PER-CLASS]
+//       First searches (no kept rankings) of each class, and fuzzy searches of the prefix3
+//       texts ("fuzzy3"), with every mechanism of the pipeline, then without each in turn
+//       (see Ablation), alternated query by query; checks that the results are the same.
+//       Prints "class without-MECHANISM p50_ms p90_ms p99_ms count" rows ("without-none":
+//       everything in use).
 //   ftsearch-bench forgiving DB QUERIES.tsv
 //       Forgiving search (lines "class<TAB>text"), without kept rankings: substring3 against
 //       the naive LIKE plan, substring1/substring2/fuzzy against prefix matching of the same
@@ -65,6 +71,25 @@ func lines(of path: String) -> [String] {
     }
     free(line)
     return result
+}
+
+/// The queries of a file of lines "class<TAB>text", by class in the file's order, at most
+/// `maximum` a class (`maximumOneLetter` of prefix1).
+func queriesByClass(in path: String, maximum: Int, maximumOneLetter: Int)
+    -> (classes: [String], queries: [String: [String]])
+{
+    var classes: [String] = []
+    var queries: [String: [String]] = [:]
+    for line in lines(of: path) {
+        let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { continue }
+        if queries[parts[0]] == nil { classes.append(parts[0]) }
+        let cap = parts[0] == "prefix1" ? maximumOneLetter : maximum
+        if queries[parts[0], default: []].count < cap {
+            queries[parts[0], default: []].append(parts[1])
+        }
+    }
+    return (classes, queries)
 }
 
 func printError(_ text: String) {
@@ -274,17 +299,8 @@ switch arguments[1] {
 case "latency":
     let maximum = arguments.count > 4 ? Int(arguments[4]) ?? 200 : 200
     let maximumOneLetter = arguments.count > 5 ? Int(arguments[5]) ?? maximum : maximum
-    var classes: [String] = []
-    var queries: [String: [String]] = [:]
-    for line in lines(of: arguments[3]) {
-        let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { continue }
-        if queries[parts[0]] == nil { classes.append(parts[0]) }
-        let cap = parts[0] == "prefix1" ? maximumOneLetter : maximum
-        if queries[parts[0], default: []].count < cap {
-            queries[parts[0], default: []].append(parts[1])
-        }
-    }
+    let (classes, queries) = queriesByClass(
+        in: arguments[3], maximum: maximum, maximumOneLetter: maximumOneLetter)
     var mismatches = 0
     let fastOnly = getenv("FTSEARCH_BENCH_FAST_ONLY") != nil
     let timesCursor = getenv("FTSEARCH_BENCH_CURSOR") != nil
@@ -336,6 +352,9 @@ case "latency":
     }
     print("mismatches\t\(mismatches)")
     if mismatches > 0 { exit(1) }
+case "ablation":
+    let maximum = arguments.count > 4 ? Int(arguments[4]) ?? 50 : 50
+    try benchmarkAblation(index, queries: arguments[3], maximum: maximum)
 case "after-write":
     // Issue 20: the next search of an already searched short prefix right after a write, and
     // the writes themselves with and without the change log's triggers. Writes to DB.

@@ -122,17 +122,43 @@ public final class SearchIndexPool: Sendable {
     /// `CancellationError`). An index the search needs and the database lacks (the substring
     /// index, before the first substring search) is built first, by the writer.
     public func search(_ request: SearchRequest) async throws -> SearchResults {
+        try await search(request) { _, results in results }
+    }
+
+    /// Searches on a reader connection, then runs `body` with that connection and the results
+    /// (to highlight them, to read more of the records): one trip to the pool, the search and
+    /// `body` reading one connection. Cancelling the task stops the search (it throws
+    /// `CancellationError`). An index the search needs and the database lacks (the substring
+    /// index, before the first substring search) is built first, by the writer, and the search
+    /// then runs on a reader again.
+    ///
+    /// ```swift
+    /// let pool = try SearchIndexPool(path: "people.sqlite")
+    /// let matched = try await pool.search(SearchRequest(text: "ann")) { index, results in
+    ///     let highlighter = try index.highlighter(for: results)
+    ///     return results.hits.map { hit in
+    ///         highlighter.matchedRanges(in: hit.record[field: "first_name"] ?? "").count
+    ///     }
+    /// }
+    /// ```
+    public func search<T: Sendable>(
+        _ request: SearchRequest,
+        then body: @escaping @Sendable (SearchIndex, SearchResults) throws -> T
+    ) async throws -> T {
         // A pool that cannot write searches an index an older ftsearch built as it is.
         let replacesOutdated = readOnlyReason == nil
-        let lacksIndexes = try await read {
-            try $0.lacksIndexes(for: request, replacingOutdated: replacesOutdated)
-        }
-        if lacksIndexes {
-            try await write { try $0.prepareIndexes(for: request) }
-        }
         let cancellation = SearchCancellation()
+        @Sendable func searched(_ index: SearchIndex) throws -> T? {
+            guard try !index.lacksIndexes(for: request, replacingOutdated: replacesOutdated)
+            else { return nil }
+            return try body(index, try index.search(request, cancellation: cancellation))
+        }
         return try await withTaskCancellationHandler {
-            try await read { try $0.search(request, cancellation: cancellation) }
+            if let answer = try await read(searched) { return answer }
+            try await write { try $0.prepareIndexes(for: request) }
+            return try await read { index in
+                try body(index, try index.search(request, cancellation: cancellation))
+            }
         } onCancel: {
             cancellation.cancel()
         }

@@ -1,3 +1,4 @@
+import FTSearchFormats
 import FTSearchSQLite
 
 /// The columns of a CSV or TSV export of one kind: `id`, the searchable fields, one column per

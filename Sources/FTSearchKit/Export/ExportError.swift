@@ -1,3 +1,4 @@
+import FTSearchFormats
 /// Why an export stopped. An export to a file leaves no file behind then.
 public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// NDJSON, CSV and TSV hold one kind of record per file.

@@ -1,3 +1,4 @@
+import FTSearchFormats
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

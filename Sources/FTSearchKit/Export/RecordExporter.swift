@@ -1,3 +1,4 @@
+import FTSearchFormats
 import FTSearchSQLite
 
 /// Streams every record of some kinds, in id order, to a ``ByteSink`` in one of the formats

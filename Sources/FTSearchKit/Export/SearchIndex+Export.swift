@@ -1,3 +1,4 @@
+import FTSearchFormats
 /// Exporting records: `ftsearch export`.
 extension SearchIndex {
     /// Writes every record of `kinds`, with its id, extra fields and timestamps, in id order,

@@ -1,3 +1,4 @@
+import FTSearchFormats
 /// Records as the rows ``BulkWriter`` stores them: every text of every record (its searchable
 /// values, then its extra fields as JSON) in one byte buffer, and a few numbers per record.
 ///

@@ -1,3 +1,4 @@
+import FTSearchFormats
 extension FieldMapping {
     /// `fields` after the fields of `stored` that they do not give: what an import that keeps
     /// stored fields (``ImportOptions/keepsStoredFields``) maps. Searchable fields, the id and

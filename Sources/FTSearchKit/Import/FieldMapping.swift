@@ -1,3 +1,4 @@
+import FTSearchFormats
 /// Maps the fields of an input record to a person or an animal.
 ///
 /// Field names match case-insensitively, ignoring `_`, `-` and spaces, so `first_name`,

@@ -1,3 +1,4 @@
+import FTSearchFormats
 extension ImportSource {
     /// Opens every file (`-` for standard input) and makes its reader, before anything is
     /// written, so a missing or unreadable file stops the import with nothing changed.

@@ -1,3 +1,4 @@
+import FTSearchFormats
 /// How `ftsearch import` reads and stores its input.
 public struct ImportOptions: Sendable {
     /// The kind of every record; `nil` infers it from each file's fields (or sections).

@@ -1,3 +1,4 @@
+import FTSearchFormats
 import FTSearchSQLite
 
 /// Streams records from sources into the database in one transaction.

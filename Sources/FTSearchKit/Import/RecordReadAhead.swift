@@ -1,3 +1,4 @@
+import FTSearchFormats
 import Dispatch
 import Synchronization
 

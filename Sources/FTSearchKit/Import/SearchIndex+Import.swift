@@ -1,3 +1,4 @@
+import FTSearchFormats
 import FTSearchSQLite
 
 /// Importing records: `ftsearch import`.

@@ -1,3 +1,4 @@
+import FTSearchFormats
 /// The JSON shapes of records and search results that `ftsearch` prints and `ftsearch serve`
 /// answers with, defined once.
 extension Record {

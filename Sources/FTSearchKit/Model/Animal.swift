@@ -1,3 +1,4 @@
+import FTSearchFormats
 /// An animal: a name, and any extra fields.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import FTSearchFormats
 import FTSearchSQLite
 
 /// The `extra` column: a record's non-searchable fields as one JSON object, in input order.

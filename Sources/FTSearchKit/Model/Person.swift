@@ -1,3 +1,4 @@
+import FTSearchFormats
 /// A person: a first name, a last name, a company, and any extra fields.
 ///
 /// ```swift

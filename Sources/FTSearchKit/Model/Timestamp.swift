@@ -191,3 +191,19 @@ extension Timestamp: Codable {
         try container.encode(description)
     }
 }
+
+extension Timestamp {
+    /// When the file at `path` was last modified, to the millisecond; nil when it cannot be
+    /// read.
+    package static func modificationTime(ofFileAt path: String) -> Timestamp? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        #if canImport(Darwin)
+            let time = status.st_mtimespec
+        #else
+            let time = status.st_mtim
+        #endif
+        return Timestamp(
+            millisecondsSinceEpoch: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
+    }
+}

@@ -99,3 +99,16 @@ extension FTS5RankCollector {
         return Key(candidates[position])
     }
 }
+
+extension FTS5RankCollector {
+    /// A collector of `plan`'s best `capacity` matches, reading row sizes on `database` (from
+    /// the index's row-size blocks, else from FTS5's `%_docsize`).
+    convenience init(plan: MatchPlan, capacity: Int, on database: Database) {
+        self.init(
+            plan: plan, capacity: capacity, database: database,
+            sizeTable: "\(plan.index)_docsize",
+            rowSizes: FullTextIndex.all(of: plan.kind).first {
+                $0.name == plan.index && Ablation.uses(.rowSizes)
+            }.map { RowSizes(of: $0, kind: plan.kind) })
+    }
+}

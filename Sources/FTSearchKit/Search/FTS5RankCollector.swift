@@ -1,3 +1,4 @@
+import FTS5Segments
 import FTSearchSQLite
 
 /// Collects the best-ranked rows of one FTS5 query without ranking every match

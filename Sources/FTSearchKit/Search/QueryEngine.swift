@@ -22,6 +22,9 @@ struct QueryEngine {
     var parallelMinimumSpan: Int64 = 200_000
     /// Whether the plans it serves are ranked from FTS5's doclists (see ``DoclistRanking``).
     var readsDoclists = true
+    /// The FTS5 format version the doclist reader decodes; an index of another is ranked
+    /// through FTS5's cursor (tests give another to reach that path).
+    var doclistFormatVersion = DoclistRanking.knownFormatVersion
     /// What searches keep in memory for the next ones (vocabularies); nil for nothing.
     var memory: SearchMemory?
     /// Where the rankings of expensive searches are kept; nil to rank every search.
@@ -98,7 +101,8 @@ struct QueryEngine {
         let sequence = try resultCache.map { _ in try SearchChanges.latestSequence(in: database) }
         let (order, frontier) = try RankedPage(
             database: database, plans: plans, request: request, helper: helper,
-            parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists
+            parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists,
+            doclistFormatVersion: doclistFormatVersion
         ).rank(withFrontier: resultCache != nil)
         let cost = clock.now - started
         // A ranking too cheap to keep reads no change log (outside the transaction, a read

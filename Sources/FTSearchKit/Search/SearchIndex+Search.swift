@@ -17,6 +17,7 @@ extension SearchIndex {
 
     /// The engine that searches this index, with `helper` giving its second connection.
     func queryEngine(helper: @escaping () -> RankingHelper?) throws -> QueryEngine {
+        let memory = Ablation.uses(.memory) ? memory : nil
         var engine = QueryEngine(
             database: database, tokenizer: try tokenizer, helper: helper, memory: memory,
             resultCache: resultCacheMinimumCost.map {

@@ -24,9 +24,11 @@ struct Vocabulary: Sendable {
     {
         let structure = try IndexStructure.record(ofIndexNamed: kind.indexName, in: database)
         if let kept = memory?.vocabulary(of: kind, structure: structure) { return kept }
-        let cached = try database.cachedStatement(
-            sql: "SELECT words FROM vocabulary_cache WHERE kind = ?1 AND structure = ?2"
-        ).firstRow([kind.rawValue, structure]) { $0.bytes(at: 0) }
+        let cached =
+            Ablation.uses(.vocabularyCache)
+            ? try database.cachedStatement(
+                sql: "SELECT words FROM vocabulary_cache WHERE kind = ?1 AND structure = ?2"
+            ).firstRow([kind.rawValue, structure]) { $0.bytes(at: 0) } : nil
         if let cached {
             let vocabulary = Vocabulary(encoded: cached)
             memory?.keep(vocabulary, of: kind, structure: structure)
@@ -42,6 +44,7 @@ struct Vocabulary: Sendable {
         }
         memory?.keep(vocabulary, of: kind, structure: structure)
         // A read-only or busy database only misses the cache.
+        guard Ablation.uses(.vocabularyCache) else { return vocabulary }
         database.writeWithoutWaiting {
             try database.cachedStatement(
                 sql:

@@ -2,12 +2,6 @@ import FTSearchKit
 import Hummingbird
 import Logging
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The Meilisearch-compatible API (docs/meilisearch.md): two indexes, `people`
 /// and `animals`, primary key `id`, at Meilisearch's own paths (`/indexes`, `/multi-search`,
 /// `/tasks`, `/version`, `/stats`; `/health` is the native route, which answers
@@ -238,7 +232,7 @@ struct MeilisearchRoutes: Sendable {
         }
         let created =
             [first?.createdAt, tasks.firstEnqueued(on: kind.rawValue)].compactMap { $0 }.min()
-            ?? Self.modificationTime(of: configuration.databasePath) ?? Timestamp.now()
+            ?? Timestamp.modificationTime(ofFileAt: configuration.databasePath) ?? Timestamp.now()
         let updated = max(tasks.lastFinished(on: kind.rawValue) ?? created, created)
         return JSONResponse.object([
             "uid": .string(kind.rawValue),
@@ -246,14 +240,6 @@ struct MeilisearchRoutes: Sendable {
             "createdAt": .string(created.description),
             "updatedAt": .string(updated.description),
         ])
-    }
-
-    private static func modificationTime(of path: String) -> Timestamp? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Timestamp(
-            millisecondsSinceEpoch: Int64(status.st_mtim.tv_sec) * 1000
-                + Int64(status.st_mtim.tv_nsec) / 1_000_000)
     }
 
     private func indexList(_ request: Request) async throws -> Response {

@@ -53,18 +53,18 @@ extension Routes {
         if configuration.testSearchDelay > .zero {
             try await Task.sleep(for: configuration.testSearchDelay)
         }
-        let results = try await pool.search(searchRequest)
-        let found = results
         let budget = AnswerBudget(bytes: configuration.maximumAnswerSize)
-        let hits = try await pool.read { index in
-            let highlighter = try index.highlighter(for: found)
-            return try found.hits.map { hit in
+        // One trip to the pool: the search, and its page highlighted on the same connection.
+        let (results, hits) = try await pool.search(searchRequest) { index, results in
+            let highlighter = try index.highlighter(for: results)
+            let hits = try results.hits.map { hit in
                 let matches = Self.matchedRanges(of: hit.record, by: highlighter)
                 let value = JSONValue.object(
                     hit.jsonMembers + [JSONMember(key: "matches", value: matches)])
                 try budget.charge(value)
                 return value
             }
+            return (results, hits)
         }
         var members: [JSONMember] = [
             JSONMember(key: "query", value: .string(results.query)),

@@ -1,3 +1,4 @@
+@testable import FTSearchFormats
 import FTSearchSQLite
 import FTSearchTestSupport
 import Testing

@@ -1,3 +1,4 @@
+@testable import FTSearchFormats
 import Foundation
 import FTSearchSQLite
 import FTSearchTestSupport

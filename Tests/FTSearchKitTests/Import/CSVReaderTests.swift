@@ -1,3 +1,4 @@
+@testable import FTSearchFormats
 import Testing
 
 @testable import FTSearchKit

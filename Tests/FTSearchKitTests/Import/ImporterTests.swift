@@ -1,3 +1,4 @@
+@testable import FTSearchFormats
 import Dispatch
 import Testing
 import FTSearchTestSupport

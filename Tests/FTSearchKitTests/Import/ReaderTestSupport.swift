@@ -1,3 +1,4 @@
+@testable import FTSearchFormats
 @testable import FTSearchKit
 
 /// What a reader produced for one call: a record, or an error.

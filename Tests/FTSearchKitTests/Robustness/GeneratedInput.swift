@@ -1,3 +1,4 @@
+@testable import FTSearchFormats
 @testable import FTSearchKit
 
 /// The input formats the readers are fuzzed in.

@@ -1,3 +1,5 @@
+@testable import FTSearchFormats
+import FTS5Segments
 import FTSearchSQLite
 import Synchronization
 import Testing
@@ -84,7 +86,7 @@ import FTSearchTestSupport
                 #expect(fromDoclists == (try inHalves.search(request)), "halves: \(name)")
                 guard let (plans, _) = try reader.plans(for: request) else { continue }
                 for plan in plans {
-                    let collector = RankedPage.makeCollector(plan, capacity: 20, database: database)
+                    let collector = FTS5RankCollector(plan: plan, capacity: 20, on: database)
                     if try DoclistRanking(database: index.database, plan: plan).collect(
                         into: collector) != nil
                     {
@@ -175,9 +177,10 @@ import FTSearchTestSupport
             ranking.streamsAnySegments = true
             let fromDoclists = try #require(
                 try ranking.collect(
-                    into: RankedPage.makeCollector(plan, capacity: 20, database: database)))
-            let fromCursor = try RankedPage.collect(
-                plan, capacity: 20, in: database, rowids: .all)
+                    into: FTS5RankCollector(plan: plan, capacity: 20, on: database)))
+            let fromCursor = FTS5RankCollector(plan: plan, capacity: 20, on: database)
+            try CursorMatches(database: database, plan: plan).collect(
+                rows: Int64.min...Int64.max, into: fromCursor)
             #expect(fromDoclists.collector.total == fromCursor.total, "\(layout): \(text)")
             let rows = try fromDoclists.collector.finish()
             let expected = try fromCursor.finish()
@@ -213,11 +216,10 @@ import FTSearchTestSupport
             guard let plan = try engine.plans(for: request)?.0.first, plan.matchPhraseCount == 1
             else { continue }
             let ranking = DoclistRanking(database: database, plan: plan)
-            func collection(_ segments: DoclistRanking.Segments) throws -> DoclistRanking.Collection
-            {
+            func collection(_ segments: DoclistRanking.Segments) throws -> MatchCollection {
                 try #require(
                     try ranking.collect(
-                        into: RankedPage.makeCollector(plan, capacity: 20, database: database),
+                        into: FTS5RankCollector(plan: plan, capacity: 20, on: database),
                         segments: segments))
             }
             let whole = try collection(.all)
@@ -275,9 +277,9 @@ import FTSearchTestSupport
             guard let plan = try engine.plans(for: request)?.0.first, plan.matchPhraseCount == 1
             else { continue }
             let ranking = DoclistRanking(database: database, plan: plan)
-            func collection(_ claims: SegmentClaims) throws -> DoclistRanking.Collection? {
+            func collection(_ claims: SegmentClaims) throws -> MatchCollection? {
                 try ranking.collect(
-                    into: RankedPage.makeCollector(plan, capacity: 20, database: database),
+                    into: FTS5RankCollector(plan: plan, capacity: 20, on: database),
                     segments: .shared(claims))
             }
             let oldest = try collection(Self.claims { position, _ in position == 0 })
@@ -361,8 +363,7 @@ import FTSearchTestSupport
                 // (The animals' index is empty: no averages record, the cursor's.)
                 for plan in try #require(try engine.plans(for: request)?.0)
                 where plan.kind == .people {
-                    let collector = RankedPage.makeCollector(
-                        plan, capacity: 20, database: index.database)
+                    let collector = FTS5RankCollector(plan: plan, capacity: 20, on: index.database)
                     #expect(
                         try DoclistRanking(database: index.database, plan: plan).collect(
                             into: collector) != nil, "served: \(text)")
@@ -383,7 +384,7 @@ import FTSearchTestSupport
         let database = index.database
         try database.inTransaction {
             try index.database.execute(sql: "DELETE FROM people WHERE id = 1")
-            let collector = RankedPage.makeCollector(plan, capacity: 20, database: database)
+            let collector = FTS5RankCollector(plan: plan, capacity: 20, on: database)
             #expect(
                 try DoclistRanking(database: index.database, plan: plan).collect(into: collector)
                     == nil)
@@ -398,7 +399,7 @@ import FTSearchTestSupport
         let request = SearchRequest(text: "a", kinds: .people, limit: 20)
         let plan = try #require(try engine.plans(for: request)?.0.first)
         let asked = Mutex(0)
-        func collect(stoppingAfter calls: Int) throws -> DoclistRanking.Collection? {
+        func collect(stoppingAfter calls: Int) throws -> MatchCollection? {
             asked.withLock { $0 = 0 }
             // SQLite itself asks only every 2^31 steps: the calls are the reader's.
             return try index.database.interruptingStatements(
@@ -410,7 +411,7 @@ import FTSearchTestSupport
                 every: .max
             ) {
                 try DoclistRanking(database: index.database, plan: plan).collect(
-                    into: RankedPage.makeCollector(plan, capacity: 20, database: index.database))
+                    into: FTS5RankCollector(plan: plan, capacity: 20, on: index.database))
             }
         }
         #expect(try collect(stoppingAfter: .max) != nil)
@@ -419,17 +420,59 @@ import FTSearchTestSupport
         #expect(try collect(stoppingAfter: readerChecks / 2) == nil)
     }
 
+    /// An index in a format version the reader does not know (as a later SQLite may write) is
+    /// not read: the pipeline's next source, FTS5's cursor, ranks it, alone and in halves on
+    /// two connections, with the reader's results.
+    @Test func anIndexOfAnUnknownFormatVersionIsRankedByTheCursor() throws {
+        let database = index.database
+        let tokenizer = try index.tokenizer
+        let reader = QueryEngine(database: database, tokenizer: tokenizer)
+        let helper = RankingHelper(path: index.path)
+        var unknown = QueryEngine(
+            database: database, tokenizer: tokenizer, helper: { helper }, parallelMinimumSpan: 0)
+        unknown.doclistFormatVersion = DoclistRanking.knownFormatVersion + 1
+        var alone = unknown
+        alone.helper = { nil }
+        var plansRead = 0
+        for text in Self.texts {
+            for request in Self.requests(text) {
+                let name = "\(text) (\(request.match), \(request.fields ?? []))"
+                let expected = try reader.search(request)
+                #expect(try unknown.search(request) == expected, "in halves: \(name)")
+                #expect(try alone.search(request) == expected, "alone: \(name)")
+                for plan in try reader.plans(for: request)?.0 ?? [] {
+                    var ranking = DoclistRanking(database: database, plan: plan)
+                    ranking.formatVersion = DoclistRanking.knownFormatVersion + 1
+                    #expect(
+                        try ranking.collect(
+                            into: FTS5RankCollector(plan: plan, capacity: 20, on: database))
+                            == nil, "read: \(name)")
+                    plansRead += 1
+                }
+            }
+        }
+        #expect(plansRead > 100)
+    }
+
     @Test func indexesOfOtherFormatsAreNotRead() throws {
         let database = index.database
-        #expect(try IndexOptions(of: "people_fts", in: database)?.prefixLengths == [1, 2, 3])
+        #expect(
+            try IndexOptions(
+                of: "people_fts", in: database, formatVersion: DoclistRanking.knownFormatVersion)?
+                .prefixLengths == [1, 2, 3])
         try database.execute(
             sql:
                 "CREATE VIRTUAL TABLE columns_only USING fts5(a, tokenize='ftsearch', detail=column)"
         )
-        #expect(try IndexOptions(of: "columns_only", in: database) == nil)
+        #expect(
+            try IndexOptions(
+                of: "columns_only", in: database, formatVersion: DoclistRanking.knownFormatVersion)
+                == nil)
         try database.execute(sql: "CREATE VIRTUAL TABLE later USING fts5(a, tokenize='ftsearch')")
         try database.execute(sql: "UPDATE later_config SET v = 5 WHERE k = 'version'")
-        #expect(try IndexOptions(of: "later", in: database) == nil)
+        #expect(
+            try IndexOptions(
+                of: "later", in: database, formatVersion: DoclistRanking.knownFormatVersion) == nil)
         // A V2 structure record (contentless_delete=1) begins FF 00 00 01 after the cookie.
         #expect(throws: FTS5FormatError.self) {
             try FTS5Structure(
@@ -469,7 +512,7 @@ import FTSearchTestSupport
         for text in Self.texts {
             let request = SearchRequest(text: text, kinds: .people, limit: 20)
             guard let plan = try engine.plans(for: request)?.0.first else { continue }
-            let collector = RankedPage.makeCollector(plan, capacity: 20, database: database)
+            let collector = FTS5RankCollector(plan: plan, capacity: 20, on: database)
             // Either the reader gives the plan back, or it ranked what it could decode, or it
             // throws; it never crashes. The search itself then ranks or reports an error.
             if (try? DoclistRanking(database: database, plan: plan).collect(into: collector)) != nil

@@ -1,9 +1,10 @@
+import FTS5Segments
 import FTSearchSQLite
 
 /// Decoding the plan's doclists from the segments and walking their rows (see
 /// ``DoclistRanking``).
 extension DoclistRanking {
-    /// The index's structure record (`%_data` row 10), as ``Collection/structure`` holds it.
+    /// The index's structure record (`%_data` row 10), as ``MatchCollection/structure`` holds it.
     func structureRecord() throws -> [UInt8]? {
         let reader = makeReader()
         defer { reader.close() }
@@ -32,7 +33,9 @@ extension DoclistRanking {
     /// doclists cannot serve the plan (or a half is asked of an index of one segment).
     func decoded(_ segments: Segments) throws -> Decoded? {
         try database.readingOneVersion {
-            guard let options = try IndexOptions(of: plan.index, in: database),
+            guard
+                let options = try IndexOptions(
+                    of: plan.index, in: database, formatVersion: formatVersion),
                 let keys = try phraseKeys(options)
             else { return nil }
             return try decode(segments, keys: keys)
@@ -152,7 +155,7 @@ extension DoclistRanking {
     func rank(
         _ decoded: Decoded, rows: ClosedRange<Int64>, matchPhraseRows: [Int64]? = nil,
         into collector: FTS5RankCollector
-    ) -> Collection? {
+    ) -> MatchCollection? {
         defer { collector.closeSizeReader() }
         collector.start(
             rowCount: decoded.rowCount, tokenCount: decoded.tokenCount,
@@ -160,7 +163,7 @@ extension DoclistRanking {
                 ? matchPhraseRows
                     ?? decoded.lists.prefix(plan.matchPhraseCount).map { Int64($0.count) } : [])
         guard walk(decoded.lists, rows: rows, into: collector) else { return nil }
-        return Collection(
+        return MatchCollection(
             collector: collector, structure: decoded.structure,
             rowids: decoded.rowids.map { [$0] } ?? [])
     }

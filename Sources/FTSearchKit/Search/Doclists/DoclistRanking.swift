@@ -1,3 +1,4 @@
+import FTS5Segments
 import FTSearchSQLite
 
 /// Ranks a ``MatchPlan``'s matches straight from the FTS5 index's doclists, without FTS5's
@@ -26,7 +27,11 @@ struct DoclistRanking {
     var streamsAnySegments = false
 
     /// The `%_config` version this reader decodes (FTS5_CURRENT_VERSION in SQLite 3.40).
-    static let formatVersion = 4
+    static let knownFormatVersion = 4
+
+    /// The `%_config` version an index must have to be read here; an index of another
+    /// version is not served (the cursor ranks it). Tests give another to reach that path.
+    var formatVersion = knownFormatVersion
 
     /// Which of the index's segments are read.
     enum Segments {
@@ -36,27 +41,10 @@ struct DoclistRanking {
         case newer, older
         /// The segments `claims` gives this connection, one at a time, oldest first: for
         /// connections ranking a plan of one match phrase at once, each its share (see
-        /// ``Collection/isDisjoint(from:)``).
+        /// ``MatchCollection/isDisjoint(from:)``).
         case shared(SegmentClaims)
 
         var isAll: Bool { if case .all = self { true } else { false } }
-    }
-
-    /// What a collection read: the collector filled, the structure record it read the
-    /// segments from, and the lowest and highest rowid of every entry it decoded, delete
-    /// markers included, in each of the segments (or groups of segments) it read.
-    struct Collection {
-        let collector: FTS5RankCollector
-        let structure: [UInt8]
-        let rowids: [ClosedRange<Int64>]
-
-        /// Whether no rowid can have entries in both collections: then each ranked its rows
-        /// exactly as reading all the segments would, and the two can be merged.
-        func isDisjoint(from other: Collection) -> Bool {
-            rowids.allSatisfy { mine in
-                other.rowids.allSatisfy { DoclistRanking.areDisjoint(mine, $0) }
-            }
-        }
     }
 
     /// A reader of the plan's index, its column filter applied; the caller closes it.
@@ -113,7 +101,7 @@ struct DoclistRanking {
     func collect(
         into collector: FTS5RankCollector, segments: Segments = .all,
         rows: ClosedRange<Int64>? = nil
-    ) throws -> Collection? {
+    ) throws -> MatchCollection? {
         guard case .shared(let claims) = segments else {
             return try collectOnce(into: collector, segments: segments, rows: rows)
         }
@@ -129,14 +117,16 @@ struct DoclistRanking {
 
     func collectOnce(
         into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>?
-    ) throws -> Collection? {
+    ) throws -> MatchCollection? {
         guard !database.isWriting else { return nil }
         // Several match phrases need the rows of every segment for their IDFs.
         guard segments.isAll || plan.matchPhraseCount == 1 else { return nil }
         // One read transaction, so that the options, the structure, every page and the row
         // sizes are of one version (and the locks are taken once).
         return try database.readingOneVersion {
-            guard let options = try IndexOptions(of: plan.index, in: database),
+            guard
+                let options = try IndexOptions(
+                    of: plan.index, in: database, formatVersion: formatVersion),
                 let keys = try phraseKeys(options)
             else { return nil }
             let rows = rows ?? Int64.min...Int64.max
@@ -162,7 +152,7 @@ struct DoclistRanking {
     func rankEach(
         claimedBy claims: SegmentClaims, rows: ClosedRange<Int64>, keys: [PhraseKeys],
         into collector: FTS5RankCollector
-    ) throws -> Collection? {
+    ) throws -> MatchCollection? {
         let reader = makeReader()
         defer { reader.close() }
         do {
@@ -180,7 +170,7 @@ struct DoclistRanking {
                 else { return nil }
                 rowids += ranked.rowids
             }
-            return Collection(collector: collector, structure: record, rowids: rowids)
+            return MatchCollection(collector: collector, structure: record, rowids: rowids)
         } catch is FTS5FormatError {
             return nil
         }
@@ -209,7 +199,7 @@ struct DoclistRanking {
     /// What ``stream(into:segments:rows:keys:)`` did.
     enum Streamed {
         /// The plan's matches, or nil when the doclists cannot serve it.
-        case collected(Collection?)
+        case collected(MatchCollection?)
         /// The plan is not one a ``StreamedRowScorer`` serves; the collector is untouched.
         case notStreamed
         /// The doclist's rowids did not ascend through its segments; the collector has seen
@@ -277,7 +267,8 @@ struct DoclistRanking {
                 }
                 rowids += decoded.map { [$0] } ?? []
             }
-            return .collected(Collection(collector: collector, structure: record, rowids: rowids))
+            return .collected(
+                MatchCollection(collector: collector, structure: record, rowids: rowids))
         } catch is FTS5FormatError {
             return scorer?.isOutOfOrder == true ? .outOfOrder : .collected(nil)
         }

@@ -1,3 +1,4 @@
+import FTS5Segments
 import FTSearchSQLite
 
 /// Scores the rows of a plan whose one match phrase drives the walk (one token, prefix or

@@ -1,3 +1,4 @@
+import FTS5Segments
 import FTSearchSQLite
 
 /// What a kept ranking needs to be brought up to date after writes (see

@@ -1,3 +1,4 @@
+import FTS5Segments
 import FTSearchSQLite
 
 /// Brings a kept ranking up to date with the writes since it was ranked, from the
@@ -189,8 +190,7 @@ struct RankingMaintenance {
             }
         }
         // The changed rows as they are now, ranked by the same collector a search fills.
-        let collector = RankedPage.makeCollector(
-            plan, capacity: changes.count, database: database)
+        let collector = FTS5RankCollector(plan: plan, capacity: changes.count, on: database)
         defer { collector.closeSizeReader() }
         collector.start(
             rowCount: averages.rowCount, tokenCount: averages.tokenCount, matchPhraseRows: [])

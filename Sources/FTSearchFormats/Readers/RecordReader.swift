@@ -1,0 +1,52 @@
+/// A streaming reader that turns the bytes of one input file into records, one at a time.
+///
+/// Readers never hold more than the record being read (plus a fixed-size read buffer), so files
+/// much larger than memory can be imported.
+package protocol RecordReader {
+    /// Reads the next record.
+    ///
+    /// - Returns: The next record, or `nil` at the end of the input.
+    /// - Throws: ``RecordSyntaxError`` when the input is malformed. When the error's
+    ///   `isRecoverable` is true, the next call resumes with the record after the bad one.
+    mutating func nextRecord() throws(RecordSyntaxError) -> SourceRecord?
+
+    /// How many bytes of the input have been consumed so far (for progress reports).
+    var bytesConsumed: Int64 { get }
+}
+
+/// Malformed input, located in the file it came from.
+package struct RecordSyntaxError: Error, Equatable, Sendable {
+    /// The 1-based physical line of the problem.
+    package var line: Int
+    /// The 1-based column (in bytes) of the problem, where it helps.
+    package var column: Int?
+    /// What is wrong, as a short lowercase phrase: `unterminated string`.
+    package var reason: String
+    /// Whether the reader can go on with the next record (a bad CSV row, a bad NDJSON line),
+    /// or the rest of the input cannot be trusted (a broken JSON array).
+    package var isRecoverable: Bool
+    /// The failure of the input itself (a read error), when that, not the data, stopped the
+    /// reader; such errors are never recoverable.
+    package var inputError: InputError?
+
+    /// Creates an error located at `line` (and `column`).
+    package init(
+        line: Int, column: Int? = nil, reason: String, isRecoverable: Bool,
+        inputError: InputError? = nil
+    ) {
+        self.line = line
+        self.column = column
+        self.reason = reason
+        self.isRecoverable = isRecoverable
+        self.inputError = inputError
+    }
+}
+
+extension RecordSyntaxError {
+    /// The error a reader throws when its input fails while it is at `line`.
+    package init(readingFailure failure: InputError, line: Int) {
+        self.init(
+            line: line, reason: "cannot read the input: \(failure.reason)", isRecoverable: false,
+            inputError: failure)
+    }
+}
