@@ -1,90 +1,98 @@
 import FTSearchSQLite
 
 extension FieldTable {
-    /// Reads every record of `kind` into columns, folding text with `tokenizer`: the
-    /// searchable fields, `id`, `created_at`, `updated_at` and every extra field, nested
-    /// objects (and objects in arrays) by dotted path.
-    static func load(_ kind: Kind, from database: Database, tokenizer: FTS5Tokenizer) throws
-        -> FieldTable
-    {
+    /// The rowids of `kind`'s records, and the capacity columns of them need.
+    static func loadRecords(of kind: Kind, from database: Database) throws -> RowSet {
         let highest =
             try database.cachedStatement(sql: "SELECT max(id) FROM \(kind.tableName)").firstRow {
                 $0.isNull(at: 0) ? -1 : $0.int64(at: 0)
             } ?? -1
-        let capacity = Int(max(highest + 1, 0))
-        var records = RowSet(capacity: capacity)
-        var builders: [String: ColumnBuilder] = [:]
-        var folding = TextFolding(tokenizer: tokenizer)
-        let searchable = kind.searchableFields
-        let columns = searchable.joined(separator: ", ")
-        let sql = """
-            SELECT id, \(columns), extra, created_at, updated_at FROM \(kind.tableName) ORDER BY id
-            """
-        var values: [String: RowValues] = [:]
-        try database.cachedStatement(sql: sql).forEachRow([]) { row in
-            let rowid = row.int64(at: 0)
-            guard rowid >= 0 else { return }
-            records.insert(rowid)
-            values.removeAll(keepingCapacity: true)
-            values["id", default: RowValues()].add(.number(String(rowid)))
-            for (offset, field) in searchable.enumerated() {
-                values[field, default: RowValues()].add(
-                    .string(row.text(at: Int32(1 + offset)) ?? ""))
-            }
-            let next = Int32(1 + searchable.count)
-            for member in ExtraFields.decode(column: next, of: row) {
-                Self.flatten(member.value, at: member.key, into: &values)
-            }
-            for (offset, field) in ["created_at", "updated_at"].enumerated() {
-                let milliseconds = row.int64(at: next + 1 + Int32(offset))
-                values[field, default: RowValues()].time = milliseconds
-            }
-            for (field, value) in values {
-                if builders[field] == nil {
-                    builders[field] = ColumnBuilder(
-                        capacity: capacity, isTime: field == "created_at" || field == "updated_at")
-                }
-                builders[field]!.append(value, of: Int(rowid), folding: &folding)
-            }
+        var records = RowSet(capacity: Int(max(highest + 1, 0)))
+        try database.cachedStatement(sql: "SELECT id FROM \(kind.tableName)").forEachRow([]) {
+            records.insert($0.int64(at: 0))
         }
-        return FieldTable(
-            kind: kind, records: records,
-            columns: builders.mapValues { $0.finish(capacity: capacity) })
+        return records
     }
 
-    /// Adds `value`, found at `path`, and what it holds, to the record's `values`.
-    private static func flatten(
-        _ value: JSONValue, at path: String, into values: inout [String: RowValues]
-    ) {
-        values[path, default: RowValues()].add(value)
-        switch value {
-        case .object(let members):
-            for member in members {
-                flatten(member.value, at: path + "." + member.key, into: &values)
+    /// The column of `field` for every record of `kind` (rowids below `capacity`): `id`, a
+    /// searchable field, `created_at`, `updated_at`, or an extra field by dotted path, read
+    /// with SQLite's JSON operator (https://sqlite.org/json1.html#jptr) and followed through
+    /// nested objects and arrays of objects. A field no record has gives a column of no
+    /// values.
+    static func loadColumn(
+        _ field: String, of kind: Kind, capacity: Int, from database: Database,
+        folding: inout TextFolding
+    ) throws -> FieldColumn {
+        let table = kind.tableName
+        var builder = ColumnBuilder(
+            capacity: capacity, isTime: field == "created_at" || field == "updated_at")
+        func add(
+            _ sql: String, _ arguments: StatementArguments = [], _ read: (Statement) -> RowValues?
+        ) throws {
+            try database.cachedStatement(sql: sql).forEachRow(arguments) { row in
+                let rowid = row.int64(at: 0)
+                guard rowid >= 0, rowid < capacity, let values = read(row) else { return }
+                builder.append(values, of: Int(rowid), folding: &folding)
             }
-        case .array(let elements):
-            for element in elements {
-                forEachObject(in: element) { members in
-                    for member in members {
-                        flatten(member.value, at: path + "." + member.key, into: &values)
+        }
+        if field == "id" {
+            try add("SELECT id FROM \(table) ORDER BY id") { row in
+                RowValues(scalars: [.number(String(row.int64(at: 0)))])
+            }
+        } else if kind.searchableFields.contains(field) {
+            try add("SELECT id, \(field) FROM \(table) ORDER BY id") { row in
+                var values = RowValues()
+                values.add(.string(row.text(at: 1) ?? ""))
+                return values
+            }
+        } else if builder.isTime {
+            try add("SELECT id, \(field) FROM \(table) ORDER BY id") { row in
+                RowValues(time: row.int64(at: 1))
+            }
+        } else {
+            let components = field.split(separator: ".", omittingEmptySubsequences: false)
+                .map(String.init)
+            // The first key, followed through the rest; a key holding the dots itself too.
+            var keys = [(components[0], components.dropFirst())]
+            if components.count > 1 { keys.append((field, [])) }
+            keys.removeAll { $0.0.contains("\"") || $0.0.isEmpty }
+            guard !keys.isEmpty else { return builder.finish(capacity: capacity) }
+            let selects = keys.indices.map { "extra -> ?\($0 + 1)" }.joined(separator: ", ")
+            let arguments = StatementArguments(keys.map { "$.\"\($0.0)\"" })
+            try add("SELECT id, \(selects) FROM \(table) ORDER BY id", arguments) { row in
+                var values: RowValues?
+                for (offset, key) in keys.enumerated() {
+                    guard let text = row.text(at: Int32(1 + offset)),
+                        let value = try? JSONParser.parseDocument(Array(text.utf8))
+                    else { continue }
+                    for found in resolve(value, key.1) {
+                        if values == nil { values = RowValues() }
+                        values!.add(found)
                     }
                 }
+                return values
             }
-        default: break
         }
+        return builder.finish(capacity: capacity)
     }
 
-    private static func forEachObject(in value: JSONValue, _ body: ([JSONMember]) -> Void) {
+    /// The values at `path` below `value`: through objects by key, through arrays element by
+    /// element.
+    private static func resolve(_ value: JSONValue, _ path: ArraySlice<String>) -> [JSONValue] {
+        guard let key = path.first else { return [value] }
         switch value {
-        case .object(let members): body(members)
-        case .array(let elements): for element in elements { forEachObject(in: element, body) }
-        default: break
+        case .object(let members):
+            return members.filter { $0.key == key }.flatMap { resolve($0.value, path.dropFirst()) }
+        case .array(let elements):
+            return elements.flatMap { resolve($0, path) }
+        default:
+            return []
         }
     }
 }
 
 /// What one record holds at one path.
-private struct RowValues {
+struct RowValues {
     var flags: UInt8 = FieldColumn.present
     var scalars: [JSONValue] = []
     /// For a time field: its milliseconds.
@@ -122,95 +130,15 @@ struct TextFolding {
         self.tokenizer = tokenizer
     }
 
-    /// `text` folded as search folds it: `"  Zoë  O'Brien"` → `"zoe o'brien"`.
+    /// `text` folded as search folds it: `"  Zoë  O'Brien"` → `"zoe o'brien"`. ASCII text
+    /// only loses case (and extra white space), which the tokenizer does to it.
     mutating func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
         if let known = folded[text] { return known }
         let result = HistoryKey.normalize(text, tokenizer: tokenizer)
         if folded.count < 1_000_000 { folded[text] = result }
         return result
-    }
-}
-
-/// Builds one ``FieldColumn`` record by record, in rowid order.
-private struct ColumnBuilder {
-    enum TermKey: Hashable {
-        case text(String)
-        case number(Double)
-    }
-
-    var flags: [UInt8]
-    var starts: [Int32]
-    var codes: [Int32] = []
-    var terms: [FieldTerm] = []
-    var termCodes: [TermKey: Int32] = [:]
-    /// Codes by the text as written, sparing the folding of text seen before.
-    var writtenCodes: [String: Int32] = [:]
-    /// The rowids up to which ``starts`` is filled.
-    var filled = 0
-    let isTime: Bool
-
-    init(capacity: Int, isTime: Bool) {
-        flags = Array(repeating: 0, count: capacity)
-        starts = Array(repeating: 0, count: capacity + 1)
-        self.isTime = isTime
-    }
-
-    mutating func append(_ values: RowValues, of rowid: Int, folding: inout TextFolding) {
-        fill(through: rowid)
-        flags[rowid] = values.flags
-        var mine: [Int32] = []
-        if let time = values.time {
-            let text = Timestamp(millisecondsSinceEpoch: time).description
-            mine.append(code(for: .number(Double(time)), folded: text, display: text))
-        }
-        for scalar in values.scalars {
-            let code: Int32
-            switch scalar {
-            case .number(let literal):
-                if let number = Double(literal), number.isFinite {
-                    code = self.code(for: .number(number), folded: literal, display: literal)
-                } else {
-                    code = text(literal, folding: &folding)
-                }
-            case .bool(let value): code = text(value ? "true" : "false", folding: &folding)
-            case .string(let string): code = text(string, folding: &folding)
-            default: continue
-            }
-            if !mine.contains(code) { mine.append(code) }
-        }
-        codes += mine
-        starts[rowid + 1] = Int32(codes.count)
-        filled = rowid + 1
-    }
-
-    private mutating func text(_ written: String, folding: inout TextFolding) -> Int32 {
-        if let known = writtenCodes[written] { return known }
-        let folded = folding.fold(written)
-        let code = self.code(for: .text(folded), folded: folded, display: written)
-        if writtenCodes.count < 1_000_000 { writtenCodes[written] = code }
-        return code
-    }
-
-    private mutating func code(for key: TermKey, folded: String, display: String) -> Int32 {
-        if let known = termCodes[key] { return known }
-        let code = Int32(terms.count)
-        var number: Double?
-        if case .number(let value) = key { number = value }
-        terms.append(FieldTerm(folded: folded, display: display, number: number))
-        termCodes[key] = code
-        return code
-    }
-
-    /// Gives the rowids after the last appended, through `rowid`, no codes.
-    private mutating func fill(through rowid: Int) {
-        while filled < rowid {
-            starts[filled + 1] = Int32(codes.count)
-            filled += 1
-        }
-    }
-
-    consuming func finish(capacity: Int) -> FieldColumn {
-        fill(through: capacity)
-        return FieldColumn(flags: flags, starts: starts, codes: codes, terms: terms, isTime: isTime)
     }
 }

@@ -28,6 +28,8 @@ struct FieldColumn: Sendable {
     var starts: [Int32]
     var codes: [Int32]
     var terms: [FieldTerm]
+    /// Each term's position in ascending sort order (see ``FieldTerm/precedes(_:)``), by code.
+    var ranks: [Int32]
     /// Whether the field is a time (`created_at`, `updated_at`): text values compared with it
     /// are read as ISO-8601 times.
     var isTime = false
@@ -79,14 +81,15 @@ struct FieldColumn: Sendable {
     }
 }
 
-/// Every field of every record of one kind, in memory, by rowid: what filters, facets and
-/// sorting read. Made by one pass over the kind's records (see ``FieldTable/load(_:from:tokenizer:)``)
-/// and kept by ``SearchMemory`` until the records change (see ``FieldVersions``).
+/// The fields of every record of one kind that a search reads, in memory, by rowid: what
+/// filters, facets and sorting read. Each column is read once, by one pass over the kind's
+/// records (see ``FieldTable/loadColumn(_:of:capacity:from:folding:)``), and kept by a
+/// ``FieldTableCache`` until the records change (see ``FieldVersions``).
 struct FieldTable: Sendable {
     let kind: Kind
     /// The rowids with a record.
     let records: RowSet
-    /// The columns by field name (dotted paths for nested fields).
+    /// The columns by field name (dotted paths for nested fields): at least those asked for.
     let columns: [String: FieldColumn]
     /// Rowids are below this.
     var capacity: Int { records.capacity }

@@ -13,24 +13,22 @@ struct FilterEvaluation {
                 rows(matching: .comparison(field: field, .equal, value)))
         case .comparison(let field, let comparison, let value):
             guard let column = table.columns[field] else { return RowSet(capacity: capacity) }
-            let selected = select(in: column) { term, folding in
-                Self.compare(term, comparison, value, isTime: column.isTime, folding: &folding)
-            }
+            let operand = Operand(value, isTime: column.isTime, folding: &folding)
+            let selected = column.terms.map { operand.compare($0, comparison) }
             return column.rows(withAnyOf: selected, capacity: capacity)
         case .range(let field, let low, let high):
             guard let column = table.columns[field] else { return RowSet(capacity: capacity) }
-            let selected = select(in: column) { term, folding in
-                Self.compare(term, .greaterOrEqual, low, isTime: column.isTime, folding: &folding)
-                    && Self.compare(
-                        term, .lessOrEqual, high, isTime: column.isTime, folding: &folding)
+            let low = Operand(low, isTime: column.isTime, folding: &folding)
+            let high = Operand(high, isTime: column.isTime, folding: &folding)
+            let selected = column.terms.map {
+                low.compare($0, .greaterOrEqual) && high.compare($0, .lessOrEqual)
             }
             return column.rows(withAnyOf: selected, capacity: capacity)
         case .contained(let field, let values):
             guard let column = table.columns[field] else { return RowSet(capacity: capacity) }
-            let selected = select(in: column) { term, folding in
-                values.contains {
-                    Self.compare(term, .equal, $0, isTime: column.isTime, folding: &folding)
-                }
+            let operands = values.map { Operand($0, isTime: column.isTime, folding: &folding) }
+            let selected = column.terms.map { term in
+                operands.contains { $0.compare(term, .equal) }
             }
             return column.rows(withAnyOf: selected, capacity: capacity)
         case .exists(let field):
@@ -55,32 +53,33 @@ struct FilterEvaluation {
         }
     }
 
-    /// Which of the column's terms `holds` accepts, by code.
-    private mutating func select(
-        in column: FieldColumn, _ holds: (FieldTerm, inout TextFolding) -> Bool
-    ) -> [Bool] {
-        column.terms.map { holds($0, &folding) }
-    }
+    /// A filter's value, read once for the terms it is compared with: as a number (a time
+    /// field's text as a time), and as folded text.
+    struct Operand {
+        let number: Double?
+        let folded: String
+        let isNumber: Bool
 
-    /// Whether `term` compares with `value` as `comparison` asks: numbers with numbers (a
-    /// time field's text values read as times), text with text folded.
-    static func compare(
-        _ term: FieldTerm, _ comparison: FilterComparison, _ value: FilterValue, isTime: Bool,
-        folding: inout TextFolding
-    ) -> Bool {
-        if let number = term.number {
-            let target: Double?
+        init(_ value: FilterValue, isTime: Bool, folding: inout TextFolding) {
             if isTime, case .text(let text) = value {
-                target = Timestamp(iso8601: text).map { Double($0.millisecondsSinceEpoch) }
+                number = Timestamp(iso8601: text).map { Double($0.millisecondsSinceEpoch) }
             } else {
-                target = value.numeric
+                number = value.numeric
             }
-            guard let target else { return false }
-            return holds(comparison, number < target, number == target)
+            folded = folding.fold(value.text)
+            if case .number = value { isNumber = true } else { isNumber = false }
         }
-        if case .number = value, comparison != .equal { return false }
-        let target = folding.fold(value.text)
-        return holds(comparison, term.folded < target, term.folded == target)
+
+        /// Whether `term` compares with the value as `comparison` asks: numbers with numbers,
+        /// text with text folded (a number only equals text).
+        func compare(_ term: FieldTerm, _ comparison: FilterComparison) -> Bool {
+            if let value = term.number {
+                guard let number else { return false }
+                return holds(comparison, value < number, value == number)
+            }
+            if isNumber, comparison != .equal { return false }
+            return holds(comparison, term.folded < folded, term.folded == folded)
+        }
     }
 
     private static func holds(_ comparison: FilterComparison, _ less: Bool, _ equal: Bool) -> Bool {

@@ -16,7 +16,13 @@ extension QueryEngine {
         -> (results: SearchResults, tables: [FieldTable], matches: [Kind: RowSet])
     {
         try database.readingOneVersion {
-            let tables = try request.kinds.inOrder.map { try fieldTable(of: $0) }
+            let fields = Set(
+                (request.filter?.fields ?? []) + request.sort.map(\.field) + request.facets)
+            let tables = try request.kinds.inOrder.map {
+                try FieldTableCache.table(
+                    of: $0, fields: fields, in: database, tokenizer: tokenizer,
+                    cache: fieldTables)
+            }
             let admitted = request.filter.map { filter in
                 admittedRows(by: filter, in: tables)
             }
@@ -102,14 +108,6 @@ extension QueryEngine {
             database: database, plans: plans, request: request, helper: helper,
             parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists
         ).order()
-    }
-
-    /// The fields of `kind`'s records: kept in memory, or read now.
-    func fieldTable(of kind: Kind) throws -> FieldTable {
-        guard let fieldTables else {
-            return try FieldTable.load(kind, from: database, tokenizer: tokenizer)
-        }
-        return try fieldTables.table(of: kind, in: database, tokenizer: tokenizer)
     }
 
     /// `results` with the facets `request` asks for, counted over `matches`.

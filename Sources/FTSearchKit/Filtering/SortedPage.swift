@@ -76,7 +76,8 @@ struct SortedPage {
             return rows.rowids.map { candidate($0, in: table, columns) }
         }
         let descending = request.sort[0].descending
-        let ranks = Self.ranks(of: firstColumn.terms, descending: descending)
+        let last = Int32(firstColumn.terms.count - 1)
+        let ranks = descending ? firstColumn.ranks.map { last - $0 } : firstColumn.ranks
         let missing = Int32(firstColumn.terms.count)
         var keys: [Int32] = []
         keys.reserveCapacity(rows.count)
@@ -124,24 +125,6 @@ struct SortedPage {
             return best
         }
         return Candidate(kind: table.kind, rowid: rowid, values: values)
-    }
-
-    /// Each term's rank in the sort order (descending: highest first), by code.
-    private static func ranks(of terms: [FieldTerm], descending: Bool) -> [Int32] {
-        var order = Array(terms.indices)
-        order.sort { descending ? terms[$1].precedes(terms[$0]) : terms[$0].precedes(terms[$1]) }
-        var ranks = Array(repeating: Int32(0), count: terms.count)
-        var rank: Int32 = 0
-        for (position, code) in order.enumerated() {
-            if position > 0,
-                terms[order[position - 1]].precedes(terms[code])
-                    || terms[code].precedes(terms[order[position - 1]])
-            {
-                rank = Int32(position)
-            }
-            ranks[code] = rank
-        }
-        return ranks
     }
 
     /// Whether `a` comes before `b` by the sort fields alone.

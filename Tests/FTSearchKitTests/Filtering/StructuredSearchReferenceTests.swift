@@ -378,9 +378,16 @@ private struct Reference {
                 counts[key, default: (written, 0)].count += 1
             }
         }
-        return counts.values.map { FacetValue(value: $0.display, count: $0.count) }
-            .sorted { ($1.count, $0.value) < ($0.count, $1.value) }
-            .prefix(100).map { $0 }
+        // Ties in the field's sort order: numbers by value, then text folded.
+        func order(_ key: String) -> (Int, Double, String) {
+            key.hasPrefix("#") ? (0, Double(key.dropFirst())!, "") : (1, 0, String(key.dropFirst()))
+        }
+        return counts.sorted { a, b in
+            a.value.count != b.value.count
+                ? a.value.count > b.value.count : order(a.key) < order(b.key)
+        }
+        .map { FacetValue(value: $0.value.display, count: $0.value.count) }
+        .prefix(100).map { $0 }
     }
 
     /// `records` stably sorted by `keys`: numbers before text, missing last.

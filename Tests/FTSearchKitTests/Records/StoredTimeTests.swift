@@ -91,12 +91,13 @@ import FTSearchSQLite
         #expect(try index.names(for: "moss") == ["Ann Moss"])
         #expect(try index.names(for: "lion") == ["Lion"])
         #expect(try index.check().isEmpty)
-        // The index triggers, the change log's (schema 11) and the sort codes' (schemas 12, 13).
+        // The index triggers, the change log's (schema 11), the sort codes' (schemas 12, 13)
+        // and the write counts' (schema 17).
         #expect(
             try raw.fetchInt(
                 sql:
                     "SELECT count(*) FROM sqlite_schema WHERE tbl_name = 'people' AND type = 'trigger'"
-            ) == 9)
+            ) == 12)
     }
 
     /// A database as schema version 6 left it, the last to store times as ISO 8601 text.
