@@ -26,6 +26,7 @@ final class RankingHelper {
 
     /// Starts opening a connection to `path` on the helper's thread.
     init(path: String, memoryLimits: ConnectionMemoryLimits? = nil) {
+        queue.setSpecific(key: Self.onHelperThread, value: true)
         let connection = connection
         queue.async {
             connection.opened = Result { () throws(SQLiteError) in
@@ -35,10 +36,19 @@ final class RankingHelper {
     }
 
     deinit {
-        // Queued work ends, and the connection closes on its thread, before the helper is gone.
+        // Queued work ends, and the connection closes on its thread, before the helper is gone;
+        // when the last reference goes in work on that thread, it closes there and then
+        // (waiting for the thread from itself would never end).
         let connection = connection
-        queue.sync { connection.opened = nil }
+        if DispatchQueue.getSpecific(key: Self.onHelperThread) != nil {
+            connection.opened = nil
+        } else {
+            queue.sync { connection.opened = nil }
+        }
     }
+
+    /// Set on the helper's queue, to tell its thread from the others.
+    private static let onHelperThread = DispatchSpecificKey<Bool>()
 
     /// Starts `work` on the helper's thread with its connection, once open; ``Pending/wait()``
     /// for the result, or the error opening it threw.

@@ -36,6 +36,30 @@ import Testing
         #expect(theirs == "helper")
     }
 
+    /// The last reference to a helper may go in work on its own thread (a closure that held
+    /// it, released there): it goes away there, without waiting for that thread from itself.
+    @Test func aHelperReleasedLastOnItsOwnThreadGoesAway() throws {
+        let done = DispatchSemaphore(value: 0)
+        do {
+            let helper = RankingHelper(path: index.path)
+            let finished = Finished(done)
+            _ = helper.start { [helper, finished] _ in
+                withExtendedLifetime((helper, finished)) {}
+                return 1
+            }
+        }
+        // The work's closure, the helper's last owner, is released on the helper's thread;
+        // its `Finished` then signals (a helper that waited for its own thread would hang).
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
+
+    /// Signals when it goes away.
+    private final class Finished: Sendable {
+        let semaphore: DispatchSemaphore
+        init(_ semaphore: DispatchSemaphore) { self.semaphore = semaphore }
+        deinit { semaphore.signal() }
+    }
+
     @Test func aBusyHelpersHalfIsRankedHere() throws {
         let helper = RankingHelper(path: index.path)
         let release = DispatchSemaphore(value: 0)

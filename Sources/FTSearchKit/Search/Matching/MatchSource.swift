@@ -9,7 +9,7 @@ import FTSearchSQLite
 /// ``CursorMatches``, FTS5's own cursor with the `ftsearch_rank` auxiliary function, which
 /// serves every plan: the fallback. Two connections share a large plan through one wrapper over
 /// either source, ``ParallelMatches``; ``MatchSources`` tries the sources in order.
-protocol MatchSource {
+protocol MatchSource: SendableMetatype {
     /// The plan whose matches it reads.
     var plan: MatchPlan { get }
 

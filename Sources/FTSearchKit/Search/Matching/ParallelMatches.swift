@@ -77,7 +77,13 @@ struct ParallelMatches<Source: MatchSource> {
             lower.collector.absorb(upper.collector)
             return lower.collector
         case .decodedHalves:
-            return try source.collectInDecodedHalves(helper: helper, collector: collector(on:))
+            // A closure of the plan alone: the helper's thread may drop it last, and one that
+            // held this wrapper would hold the helper, whose deinit would then wait for its
+            // own thread.
+            let plan = source.plan
+            return try source.collectInDecodedHalves(helper: helper) { database in
+                FTS5RankCollector(plan: plan, capacity: capacity, on: database)
+            }
         }
     }
 }
