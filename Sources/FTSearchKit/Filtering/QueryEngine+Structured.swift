@@ -104,10 +104,8 @@ extension QueryEngine {
     /// The ranked order of `plans` (whose collectors apply their row filters) up to the end of
     /// `request`'s page, ranked afresh.
     func rankedOrder(of plans: [MatchPlan], request: SearchRequest) throws -> RankedOrder {
-        try RankedPage(
-            database: database, plans: plans, request: request, helper: helper,
-            parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists
-        ).order()
+        try RankedPage(database: database, plans: plans, request: request, sources: sources)
+            .order()
     }
 
     /// `results` with the facets `request` asks for, counted over `matches`.

@@ -29,6 +29,13 @@ struct QueryEngine {
     var memory: SearchMemory?
     /// Where the rankings of expensive searches are kept; nil to rank every search.
     var resultCache: ResultCache?
+
+    /// Where its plans' matches come from, as the properties above set them.
+    var sources: MatchSources {
+        MatchSources(
+            database: database, helper: helper, parallelMinimumSpan: parallelMinimumSpan,
+            readsDoclists: readsDoclists, doclistFormatVersion: doclistFormatVersion)
+    }
     /// Where the records' fields are kept for filters, facets and sort; nil to read them for
     /// every search.
     var fieldTables: FieldTableCache?
@@ -100,9 +107,7 @@ struct QueryEngine {
         // the helper's half or not, and then the ranking has no frontier.
         let sequence = try resultCache.map { _ in try SearchChanges.latestSequence(in: database) }
         let (order, frontier) = try RankedPage(
-            database: database, plans: plans, request: request, helper: helper,
-            parallelMinimumSpan: parallelMinimumSpan, readsDoclists: readsDoclists,
-            doclistFormatVersion: doclistFormatVersion
+            database: database, plans: plans, request: request, sources: sources
         ).rank(withFrontier: resultCache != nil)
         let cost = clock.now - started
         // A ranking too cheap to keep reads no change log (outside the transaction, a read

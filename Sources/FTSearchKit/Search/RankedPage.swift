@@ -18,20 +18,8 @@ struct RankedPage {
     /// One plan per kind searched.
     let plans: [MatchPlan]
     let request: SearchRequest
-    var helper: () -> RankingHelper? = { nil }
-    var parallelMinimumSpan: Int64 = 200_000
-    /// Whether plans the doclist reader serves are ranked from the doclists (see
-    /// ``DoclistRanking``) rather than through FTS5's cursor.
-    var readsDoclists = true
-    /// The FTS5 format version the doclist reader decodes (see ``MatchSources``).
-    var doclistFormatVersion = DoclistRanking.knownFormatVersion
-
-    /// Where the plans' matches come from.
-    private var sources: MatchSources {
-        MatchSources(
-            database: database, helper: helper, parallelMinimumSpan: parallelMinimumSpan,
-            readsDoclists: readsDoclists, doclistFormatVersion: doclistFormatVersion)
-    }
+    /// Where the plans' matches come from (and the helper that also reads names of ties).
+    let sources: MatchSources
 
     /// The end of the page: how many of the best matches are ranked.
     private var capacity: Int { request.pageEnd }
@@ -87,7 +75,7 @@ struct RankedPage {
         var entries: [RankedOrder.Entry] = []
         if !rows.isEmpty {
             let window = (start - firstKept)..<(capacity - firstKept)
-            let ordered = try SortKeyOrder(database: database, helper: helper).rows(
+            let ordered = try SortKeyOrder(database: database, helper: sources.helper).rows(
                 at: window, of: rows[...])
             entries = ordered.map { row in
                 RankedOrder.Entry(
