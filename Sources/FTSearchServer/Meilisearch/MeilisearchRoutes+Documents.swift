@@ -312,7 +312,7 @@ extension MeilisearchRoutes {
                     let documents = DocumentReader(
                         base: reader, kind: kind, problem: problem, existing: existing)
                     try index.importRecords(
-                        from: [ImportSource(path: "body", reader: documents)],
+                        from: [ImportSource(name: "body", reader: documents)],
                         options: ImportOptions(
                             kind: kind, keepsStoredFields: updating,
                             maximumFieldSize: configuration.maximumFieldSize))

@@ -193,7 +193,7 @@ import Testing
                 + [("first_name", .string(person.first)), ("last_name", .string(person.last))]
         }
         try index.importRecords(
-            from: [ImportSource(path: "people.json", reader: RecordList(fields: records))],
+            from: [ImportSource(name: "people.json", reader: RecordList(fields: records))],
             options: ImportOptions(replace: replace))
     }
 
@@ -286,7 +286,7 @@ import Testing
                 ]
                 #expect(throws: ImportError.self, "\(context)") {
                     try index.importRecords(
-                        from: [ImportSource(path: "in.json", reader: RecordList(fields: records))],
+                        from: [ImportSource(name: "in.json", reader: RecordList(fields: records))],
                         options: ImportOptions())
                 }
             default:

@@ -25,7 +25,7 @@ import FTSearchSQLite
                 ]
             })
         try index.importRecords(
-            from: [ImportSource(path: "people.json", reader: reader)], options: ImportOptions())
+            from: [ImportSource(name: "people.json", reader: reader)], options: ImportOptions())
     }
 
     @Test func raisedFlagStopsTheSearchBeforeItStarts() throws {
