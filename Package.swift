@@ -77,6 +77,8 @@ let package = Package(
                 "FTSearchKit", "FTSearchServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // The command line uses the library's public API only, as any app would.
+            packageAccess: false,
             swiftSettings: strictSettings,
             linkerSettings: cliLinkerSettings
         ),
@@ -84,6 +86,7 @@ let package = Package(
         .target(
             name: "FTSearchServeOptions",
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // The HTTP API and the search page over FTSearchKit, on Hummingbird. It lives outside
@@ -110,6 +113,7 @@ let package = Package(
                 .embedInCode("Page/record.js"),
                 .embedInCode("Page/openapi.json"),
             ],
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // The server process `ftsearch serve` runs.
@@ -119,6 +123,7 @@ let package = Package(
                 "FTSearchServer", "FTSearchServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // The in-process half of scripts/bench: query and history latency through the library,

@@ -45,7 +45,7 @@ extension Set<Kind> {
 
     /// `people`, `animals` or `all`, as the command line, the server and the history name the
     /// set (the empty set is `none`).
-    package var name: String {
+    public var name: String {
         switch count {
         case Kind.allCases.count: "all"
         case 1: first!.rawValue
@@ -54,7 +54,7 @@ extension Set<Kind> {
     }
 
     /// The set ``name`` names, or nil for any other text.
-    package init?(name: String) {
+    public init?(name: String) {
         if name == "all" {
             self = .all
         } else if let kind = Kind(rawValue: name) {

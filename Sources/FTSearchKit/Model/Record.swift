@@ -1,23 +1,23 @@
 import FTSearchFormats
 /// A person or an animal: its searchable fields and any extra fields it came with.
-package struct Record: Sendable, Equatable {
+struct Record: Sendable, Equatable {
     /// Whether the record is a person or an animal.
-    package var kind: Kind
+    var kind: Kind
     /// The record's id; `nil` for a new record that has not been stored yet.
-    package var id: Int64?
+    var id: Int64?
     /// The searchable fields, in the order of `kind.searchableFields` (empty text when absent).
-    package var searchableValues: [String]
+    var searchableValues: [String]
     /// Every other field of the input, with its JSON type, in input order.
-    package var extraFields: [JSONMember]
+    var extraFields: [JSONMember]
     /// When the record was first stored; `nil` for a new record, which takes the time it is
     /// stored (an import keeps the `created_at` its input gives).
-    package var createdAt: Timestamp?
+    var createdAt: Timestamp?
     /// When the record was last changed; `nil` for a new record, which takes the time it is
     /// stored (an import keeps the `updated_at` its input gives).
-    package var updatedAt: Timestamp?
+    var updatedAt: Timestamp?
 
     /// Creates a record; `searchableValues` must match `kind.searchableFields`.
-    package init(
+    init(
         kind: Kind, id: Int64? = nil, searchableValues: [String], extraFields: [JSONMember] = [],
         createdAt: Timestamp? = nil, updatedAt: Timestamp? = nil
     ) {
@@ -35,7 +35,7 @@ package struct Record: Sendable, Equatable {
     /// The value of the searchable field `name` (`first_name`, `company`, `name`...).
     ///
     /// Setting a field the kind does not have is a programming error.
-    package subscript(field name: String) -> String? {
+    subscript(field name: String) -> String? {
         get { kind.searchableFields.firstIndex(of: name).map { searchableValues[$0] } }
         set {
             guard let position = kind.searchableFields.firstIndex(of: name) else {
@@ -46,13 +46,13 @@ package struct Record: Sendable, Equatable {
     }
 
     /// All fields as JSON members: searchable fields first, then the extra fields.
-    package var allFields: [JSONMember] {
+    var allFields: [JSONMember] {
         zip(kind.searchableFields, searchableValues).map { JSONMember(key: $0, value: .string($1)) }
             + extraFields
     }
 
     /// The name to show for the record: "Anna Müller", "Rex".
-    package var displayName: String {
+    var displayName: String {
         searchableValues.prefix(kind == .people ? 2 : 1).filter { !$0.isEmpty }.joined(
             separator: " ")
     }
