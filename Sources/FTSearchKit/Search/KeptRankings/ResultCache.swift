@@ -41,7 +41,9 @@ struct ResultCache {
     /// The longest ranking kept, in results (21 bytes each): pages further down are rare.
     static let longestKeptRanking = 500
     /// Part of every key. Change it whenever ftsearch orders results differently (ranking
-    /// rules, tokenizers), so that rankings an older ftsearch kept are never served.
+    /// rules, tokenizers), so that rankings an older ftsearch kept are never served:
+    /// `RankingVersionTests` fails when the order of its fixed searches changes at the same
+    /// version.
     static let rankingVersion = 2
 
     /// The slot of the search that `plans` describe, as the indexes are now.
