@@ -196,7 +196,10 @@ import Testing
 extension RouterTests {
     @Test(arguments: [
         ("GET", "/api/search?q=ann", ""),
-        ("GET", "/api/search?q=anm&facets=company&filter=company%20%3D%20Acme&sort=last_name:asc", ""),
+        (
+            "GET",
+            "/api/search?q=anm&facets=company&filter=company%20%3D%20Acme&sort=last_name:asc", ""
+        ),
         ("POST", "/indexes/people/search", #"{"q": "ann"}"#),
         ("POST", "/indexes/people/search", #"{"q": "ann zzz", "matchingStrategy": "last"}"#),
         (
