@@ -115,30 +115,40 @@ extension SortCodes.Tables {
     }
 }
 
-extension SearchChanges.Log {
-    func triggers(of kind: Kind) -> Triggers? {
-        Triggers(
-            createSQL: SearchChanges.createTriggersSQL(of: kind),
-            dropSQL: SearchChanges.dropTriggersSQL(of: kind))
-    }
-
-    /// Instead of a change per row, the log notes that any record of the kind may have
-    /// changed: kept rankings of it are ranked again.
-    func bulkWrite(of kind: Kind, in database: Database) throws -> (any DerivedBulkWrite)? {
-        NotingBulkWrite { try SearchChanges.noteBulkWrite(of: kind, in: database) }
-    }
+/// What notes writes rather than deriving values from them — the change log
+/// (``SearchChanges``), the record versions (``FieldVersions``): its triggers note each
+/// single-record write, and a bulk write is noted once, as it begins (any record of the kind
+/// may have changed).
+protocol WriteNoting {
+    static func createTriggersSQL(of kind: Kind) -> String
+    static func dropTriggersSQL(of kind: Kind) -> String
+    static func noteBulkWrite(of kind: Kind, in database: Database) throws
 }
 
-extension FieldVersions.Table {
+extension SearchChanges: WriteNoting {}
+extension FieldVersions: WriteNoting {}
+
+/// The notes of writes as derived data: nothing to check (a note cannot disagree with the
+/// records), and a rebuild notes a bulk write of every kind, so that nothing kept from before
+/// it outlives it (kept rankings are ranked again, fields held in memory read again).
+struct WriteNotes<Notes: WriteNoting>: DerivedData {
+    let tables: [String]
+
     func triggers(of kind: Kind) -> Triggers? {
         Triggers(
-            createSQL: FieldVersions.createTriggersSQL(of: kind),
-            dropSQL: FieldVersions.dropTriggersSQL(of: kind))
+            createSQL: Notes.createTriggersSQL(of: kind), dropSQL: Notes.dropTriggersSQL(of: kind))
     }
 
-    /// Counts the whole write as one.
     func bulkWrite(of kind: Kind, in database: Database) throws -> (any DerivedBulkWrite)? {
-        NotingBulkWrite { try FieldVersions.noteBulkWrite(of: kind, in: database) }
+        NotingBulkWrite { try Notes.noteBulkWrite(of: kind, in: database) }
+    }
+
+    func problems(in database: Database, scratch: Database) throws -> [DatabaseProblem] {
+        []
+    }
+
+    func rebuild(in database: Database) throws {
+        for kind in Kind.allCases { try Notes.noteBulkWrite(of: kind, in: database) }
     }
 }
 

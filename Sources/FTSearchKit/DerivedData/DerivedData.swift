@@ -130,11 +130,11 @@ enum DerivedDataList {
             list.append(sync)
             list += sync.sizes as [any DerivedData]
         }
-        list.append(SearchChanges.Log())
+        list.append(WriteNotes<SearchChanges>(tables: ["search_changes"]))
         list.append(SortCodes.Tables())
         list.append(ResultCache.Table())
         list.append(Vocabulary.Table())
-        list.append(FieldVersions.Table())
+        list.append(WriteNotes<FieldVersions>(tables: ["record_versions"]))
         return list
     }
 }
