@@ -87,7 +87,9 @@ extension SortCodes.Tables {
     private final class BulkCodes: DerivedBulkWrite {
         let codes: SortCodes
         let database: Database
-        var pending: SortCodes.Pending
+        // Set once a row, by the writer's one thread: `@exclusivity(unchecked)` spares the
+        // dynamic access check a class property reached through a protocol pays each time.
+        @exclusivity(unchecked) var pending: SortCodes.Pending
 
         init(codes: SortCodes, database: Database) {
             self.codes = codes
