@@ -57,6 +57,13 @@ let package = Package(
             name: "FTSearchFormats",
             swiftSettings: strictSettings
         ),
+        // People, animals and their kinds and times: the records as apps and the engine see
+        // them, with no storage in them (re-exported by FTSearchKit).
+        .target(
+            name: "FTSearchModels",
+            dependencies: ["FTSearchFormats"],
+            swiftSettings: strictSettings
+        ),
         // The decoder of FTS5's segments (fts5_index.c's record formats): what the search
         // pipeline's doclist reader reads FTS5's index with, tested against FTS5's own output.
         .target(
@@ -66,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "FTSearchKit",
-            dependencies: ["FTSearchSQLite", "FTS5Segments", "FTSearchFormats"],
+            dependencies: ["FTSearchSQLite", "FTS5Segments", "FTSearchFormats", "FTSearchModels"],
             // Generates Text/LetterFoldingTable.swift.
             exclude: ["Text/generate-letter-folding.py"],
             swiftSettings: strictSettings

@@ -111,14 +111,14 @@ extension RecordModel {
     }
 
     /// The model of positional fields of its kind.
-    init(fields record: Record) {
+    package init(fields record: Record) {
         precondition(
             record.kind == Self.kind, "a \(Self.kind.singularNoun) is made from its own kind")
         self.init(AnyRecord(record))!
     }
 
     /// The model as positional fields.
-    var record: Record { anyRecord.record }
+    package var record: Record { anyRecord.record }
 }
 
 extension Kind {

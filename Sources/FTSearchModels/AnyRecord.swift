@@ -71,7 +71,7 @@ public enum AnyRecord: Sendable, Hashable {
     public var updatedAt: Timestamp? { record.updatedAt }
 
     /// The record as positional fields, for storage and output.
-    var record: Record {
+    package var record: Record {
         switch self {
         case .person(let person): person.record
         case .animal(let animal): animal.record
@@ -79,7 +79,7 @@ public enum AnyRecord: Sendable, Hashable {
     }
 
     /// The typed record of positional fields.
-    init(_ record: Record) {
+    package init(_ record: Record) {
         switch record.kind {
         case .people: self = .person(Person(record))
         case .animals: self = .animal(Animal(record))

@@ -1,23 +1,23 @@
 import FTSearchFormats
 /// A person or an animal: its searchable fields and any extra fields it came with.
-struct Record: Sendable, Equatable {
+package struct Record: Sendable, Equatable {
     /// Whether the record is a person or an animal.
-    var kind: Kind
+    package var kind: Kind
     /// The record's id; `nil` for a new record that has not been stored yet.
-    var id: Int64?
+    package var id: Int64?
     /// The searchable fields, in the order of `kind.searchableFields` (empty text when absent).
-    var searchableValues: [String]
+    package var searchableValues: [String]
     /// Every other field of the input, with its JSON type, in input order.
-    var extraFields: [JSONMember]
+    package var extraFields: [JSONMember]
     /// When the record was first stored; `nil` for a new record, which takes the time it is
     /// stored (an import keeps the `created_at` its input gives).
-    var createdAt: Timestamp?
+    package var createdAt: Timestamp?
     /// When the record was last changed; `nil` for a new record, which takes the time it is
     /// stored (an import keeps the `updated_at` its input gives).
-    var updatedAt: Timestamp?
+    package var updatedAt: Timestamp?
 
     /// Creates a record; `searchableValues` must match `kind.searchableFields`.
-    init(
+    package init(
         kind: Kind, id: Int64? = nil, searchableValues: [String], extraFields: [JSONMember] = [],
         createdAt: Timestamp? = nil, updatedAt: Timestamp? = nil
     ) {
@@ -35,7 +35,7 @@ struct Record: Sendable, Equatable {
     /// The value of the searchable field `name` (`first_name`, `company`, `name`...).
     ///
     /// Setting a field the kind does not have is a programming error.
-    subscript(field name: String) -> String? {
+    package subscript(field name: String) -> String? {
         get { kind.searchableFields.firstIndex(of: name).map { searchableValues[$0] } }
         set {
             guard let position = kind.searchableFields.firstIndex(of: name) else {
@@ -46,13 +46,13 @@ struct Record: Sendable, Equatable {
     }
 
     /// All fields as JSON members: searchable fields first, then the extra fields.
-    var allFields: [JSONMember] {
+    package var allFields: [JSONMember] {
         zip(kind.searchableFields, searchableValues).map { JSONMember(key: $0, value: .string($1)) }
             + extraFields
     }
 
     /// The name to show for the record: "Anna Müller", "Rex".
-    var displayName: String {
+    package var displayName: String {
         searchableValues.prefix(kind == .people ? 2 : 1).filter { !$0.isEmpty }.joined(
             separator: " ")
     }

@@ -11,15 +11,6 @@ public enum Kind: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// The content table's name.
-    var tableName: String { rawValue }
-
-    /// The FTS5 index's name.
-    var indexName: String { "\(rawValue)_fts" }
-
-    /// The FTS5 index of folded trigrams, for substring matching.
-    var substringIndexName: String { "\(rawValue)_substring" }
-
     /// The singular noun, for messages: "person", "animal".
     public var singularNoun: String {
         switch self {

@@ -40,7 +40,7 @@ public struct Person: RecordModel {
     }
 
     /// The person held by `record`, which must be of kind `people`.
-    init(_ record: Record) {
+    package init(_ record: Record) {
         precondition(record.kind == .people, "a person is made from a record of people")
         self.init(
             id: record.id, firstName: record.searchableValues[0],
@@ -58,7 +58,7 @@ public struct Person: RecordModel {
     }
 
     /// The person as positional fields.
-    var record: Record {
+    package var record: Record {
         Record(
             kind: .people, id: id, searchableValues: [firstName, lastName, company],
             extraFields: extra, createdAt: createdAt, updatedAt: updatedAt)

@@ -34,7 +34,7 @@ public struct Animal: RecordModel {
     }
 
     /// The animal held by `record`, which must be of kind `animals`.
-    init(_ record: Record) {
+    package init(_ record: Record) {
         precondition(record.kind == .animals, "an animal is made from a record of animals")
         self.init(
             id: record.id, name: record.searchableValues[0], extra: record.extraFields,
@@ -51,7 +51,7 @@ public struct Animal: RecordModel {
     }
 
     /// The animal as positional fields.
-    var record: Record {
+    package var record: Record {
         Record(
             kind: .animals, id: id, searchableValues: [name], extraFields: extra,
             createdAt: createdAt, updatedAt: updatedAt)
