@@ -36,6 +36,12 @@ struct ServeCommand: ContextualCommand {
         }
         var environment = context.environment
         if let key = options.apiKey { environment["FTSEARCH_API_KEY"] = key }
+        // Two malloc arenas, not glibc's eight a core: each thread that allocates (the event
+        // loops, the pool's readers, the exporters) would otherwise keep an arena of its own,
+        // and what a refused answer or a finished export freed stays in them. A server left
+        // running settles lower (Tests/ServerTests/test_limits.py, after its hostile
+        // requests: 126 MiB → 104–112 MiB, debug build). A value the user set still decides.
+        if environment["MALLOC_ARENA_MAX"] == nil { environment["MALLOC_ARENA_MAX"] = "2" }
         context.standardOutput.flush()
         context.standardError.flush()
         let arguments = [server] + options.argumentsWithoutKey
