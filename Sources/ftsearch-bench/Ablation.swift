@@ -21,7 +21,7 @@ func benchmarkAblation(_ index: SearchIndex, queries path: String, maximum: Int)
             }
         ))
     // Deep pages: the listing and one-letter prefixes far down, where the rows around a
-    // page's edges tie (the class the sort codes and parallel sort keys exist for).
+    // page's edges tie (the class the sort codes exist for).
     let oneLetter = (queries["prefix1"] ?? []).prefix(3)
     requests.append(
         (

@@ -18,8 +18,6 @@ public enum Ablation {
         case rowHalves = "row-halves"
         /// No halves of the segments decoded, then scored.
         case decodedHalves = "decoded-halves"
-        /// Names of large ties read on one connection.
-        case parallelSortKeys = "parallel-sort-keys"
         /// Nothing kept in the process's memory (rankings, vocabularies).
         case memory
         /// Vocabularies read from `fts5vocab` every time, not from `vocabulary_cache`.

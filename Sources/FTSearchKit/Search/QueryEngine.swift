@@ -250,7 +250,7 @@ struct QueryEngine {
             var total = 0
             var hits: [SearchHit] = []
             var records = RecordRows.Readers(database: database)
-            let order = SortKeyOrder(database: database, helper: helper)
+            let order = SortKeyOrder(database: database)
             for kind in request.kinds.inOrder {
                 let census = inSQL ? nil : try SortCodeCensus(of: kind, in: database)
                 let count = try census?.total ?? kind.recordCount(in: database)

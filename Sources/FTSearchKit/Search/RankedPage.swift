@@ -75,7 +75,7 @@ struct RankedPage {
         var entries: [RankedOrder.Entry] = []
         if !rows.isEmpty {
             let window = (start - firstKept)..<(capacity - firstKept)
-            let ordered = try SortKeyOrder(database: database, helper: sources.helper).rows(
+            let ordered = try SortKeyOrder(database: database).rows(
                 at: window, of: rows[...])
             entries = ordered.map { row in
                 RankedOrder.Entry(
