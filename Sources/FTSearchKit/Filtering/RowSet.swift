@@ -10,6 +10,11 @@ struct RowSet: Sendable, Equatable {
         words = Array(repeating: 0, count: (max(capacity, 0) + 63) / 64)
     }
 
+    /// The set whose bits are `words` (as ``words`` gives them).
+    init(words: [UInt64]) {
+        self.words = words
+    }
+
     /// The rowids below which the set can hold any.
     var capacity: Int { words.count * 64 }
 
