@@ -63,7 +63,11 @@ extension QueryEngine {
                     hits: [], tokens: [])
                 relevance = .listing
                 if request.sort.isEmpty {
-                    results.hits = try listedPage(request, matches: matches, tables: tables)
+                    // Unfiltered, every record: the plain listing, placed by the sort codes.
+                    results.hits =
+                        admitted == nil
+                        ? try listEverything(request).hits
+                        : try listedPage(request, matches: matches, tables: tables)
                 }
             } else {
                 guard let (plans, empty) = try plans(for: request) else {
