@@ -124,6 +124,26 @@ import FTSearchTestSupport
         #expect(try answers(try SearchIndex(path: path)) == fromRecords)
     }
 
+    @Test func maintenanceForgetsTheKeptColumns() throws {
+        let index = try SearchIndex(path: path)
+        let request = SearchRequest(text: "a", kinds: .people, facets: ["company", "tags"])
+        let before = try index.search(request)
+        #expect(try keptColumns(in: index) == ["people.company", "people.tags"])
+        #expect(try index.check().isEmpty)
+        // Merging forgets the columns of records written since; the others stay.
+        _ = try index.optimize()
+        #expect(try keptColumns(in: index) == ["people.company", "people.tags"])
+        _ = try index.insert(Person(firstName: "Cy", lastName: "Ek", company: "Acme"))
+        _ = try index.optimize()
+        #expect(try keptColumns(in: index).isEmpty)
+        _ = try index.search(request)
+        try index.rebuild()
+        #expect(try keptColumns(in: index).isEmpty)
+        let after = try SearchIndex(path: path).search(request)
+        #expect(after.total == before.total + 1)
+        #expect(after.facets["company"] != before.facets["company"])
+    }
+
     @Test func aWriteMakesTheKeptColumnsAndMatchesUnused() throws {
         let index = try SearchIndex(path: path)
         let request = SearchRequest(
