@@ -363,7 +363,8 @@ case "after-write":
 case "forgiving":
     try benchmarkForgivingSearch(index, path: arguments[2], queries: arguments[3])
 case "structured":
-    try benchmarkStructuredSearch(index, queries: arguments[3], companies: arguments[4])
+    try benchmarkStructuredSearch(
+        index, path: arguments[2], queries: arguments[3], companies: arguments[4])
 case "history":
     let history = try index.history
     var timings: [Double] = []

@@ -135,6 +135,7 @@ enum DerivedDataList {
         list.append(ResultCache.Table())
         list.append(Vocabulary.Table())
         list.append(WriteNotes<FieldVersions>(tables: ["record_versions"]))
+        list.append(FieldColumnStore.Table())
         return list
     }
 }

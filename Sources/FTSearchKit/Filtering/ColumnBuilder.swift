@@ -52,6 +52,20 @@ struct ColumnBuilder {
         filled = rowid + 1
     }
 
+    /// Adds record `rowid`'s one text value (a searchable field's), as ``append(_:of:folding:)``
+    /// adds it, without the arrays that take values of any shape: a load's hot path.
+    mutating func appendText(_ written: String, of rowid: Int, folding: inout TextFolding) {
+        fill(through: rowid)
+        if written.isEmpty {
+            flags[rowid] = FieldColumn.present | FieldColumn.empty
+        } else {
+            flags[rowid] = FieldColumn.present
+            codes.append(text(written, folding: &folding))
+        }
+        starts[rowid + 1] = Int32(codes.count)
+        filled = rowid + 1
+    }
+
     private mutating func text(_ written: String, folding: inout TextFolding) -> Int32 {
         if let known = writtenCodes[written] { return known }
         let folded = folding.fold(written)

@@ -66,17 +66,28 @@ enum FacetCounts {
         )
     }
 
-    /// How many of `matches` hold each of `column`'s terms, by code.
+    /// How many of `matches` hold each of `column`'s terms, by code: one pass over the words
+    /// of the match bitmap, each match's codes counted in place.
     private static func counts(of column: FieldColumn, among matches: RowSet) -> [Int] {
         var perCode = Array(repeating: 0, count: column.terms.count)
         column.starts.withUnsafeBufferPointer { starts in
             column.codes.withUnsafeBufferPointer { codes in
                 perCode.withUnsafeMutableBufferPointer { perCode in
-                    matches.forEach { rowid in
-                        let row = Int(rowid)
-                        guard row + 1 < starts.count else { return }
-                        for index in Int(starts[row])..<Int(starts[row + 1]) {
-                            perCode[Int(codes[index])] += 1
+                    matches.words.withUnsafeBufferPointer { words in
+                        let rows = starts.count - 1
+                        for index in 0..<min(words.count, (rows + 63) / 64) {
+                            var bits = words[index]
+                            while bits != 0 {
+                                let row = index &* 64 &+ bits.trailingZeroBitCount
+                                bits &= bits &- 1
+                                guard row < rows else { break }
+                                var code = Int(starts[row])
+                                let end = Int(starts[row &+ 1])
+                                while code < end {
+                                    perCode[Int(codes[code])] &+= 1
+                                    code &+= 1
+                                }
+                            }
                         }
                     }
                 }

@@ -40,11 +40,12 @@ extension FieldTable {
                 RowValues(scalars: [.number(String(row.int64(at: 0)))])
             }
         } else if kind.searchableFields.contains(field) {
-            try add("SELECT id, \(field) FROM \(table) ORDER BY id") { row in
-                var values = RowValues()
-                values.add(.string(row.text(at: 1) ?? ""))
-                return values
-            }
+            try database.cachedStatement(sql: "SELECT id, \(field) FROM \(table) ORDER BY id")
+                .forEachRow([]) { row in
+                    let rowid = row.int64(at: 0)
+                    guard rowid >= 0, rowid < capacity else { return }
+                    builder.appendText(row.text(at: 1) ?? "", of: Int(rowid), folding: &folding)
+                }
         } else if builder.isTime {
             try add("SELECT id, \(field) FROM \(table) ORDER BY id") { row in
                 RowValues(time: row.int64(at: 1))

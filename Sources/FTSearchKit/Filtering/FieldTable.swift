@@ -87,6 +87,8 @@ struct FieldColumn: Sendable {
 /// ``FieldTableCache`` until the records change (see ``FieldVersions``).
 struct FieldTable: Sendable {
     let kind: Kind
+    /// The records' ``FieldVersions`` count it was read at.
+    let version: Int64
     /// The rowids with a record.
     let records: RowSet
     /// The columns by field name (dotted paths for nested fields): at least those asked for.

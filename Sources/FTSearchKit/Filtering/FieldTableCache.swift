@@ -11,36 +11,77 @@ final class FieldTableCache: Sendable {
         var version: Int64
         var records: RowSet
         var columns: [String: FieldColumn]
+        /// The matches of the last searches that sorted or counted facets, latest last.
+        var matches: [(search: MatchKey, rows: RowSet)] = []
     }
+
+    /// What decides which records a search matches: its text, how it matches, the fields it
+    /// searches and its filter (not its weights, sort, facets or page).
+    struct MatchKey: Equatable {
+        var text: String
+        var match: MatchMode
+        var fields: [String]?
+        var filter: Filter?
+
+        init(_ request: SearchRequest) {
+            (text, match, fields, filter) = (
+                request.text, request.match, request.fields, request.filter
+            )
+        }
+    }
+
+    /// How many searches' matches it keeps a kind: a page of results and its next pages, or
+    /// its facet panel's searches of values, find theirs.
+    static let keptMatchSets = 16
 
     private let kept = Mutex([Kind: Kept]())
 
     init() {}
 
     /// `kind`'s table with at least the columns of `fields`, as `database` holds them now
-    /// (in the caller's read transaction); without a cache to keep them in (`cache` nil),
-    /// read now.
+    /// (in the caller's read transaction): those this cache holds, then those kept on disk
+    /// for the records' version (``FieldColumnStore``), then the rest read from the records
+    /// and added to `read` (for the caller to keep on disk once its transaction is over).
+    /// Without a cache to keep them in (`cache` nil), nothing is kept in memory.
     static func table(
         of kind: Kind, fields: Set<String>, in database: Database, tokenizer: FTS5Tokenizer,
-        cache: FieldTableCache?
+        cache: FieldTableCache?, read: inout [FieldColumnStore.Entry]
     ) throws -> FieldTable {
         let version = try FieldVersions.version(of: kind, in: database)
-        var entry = cache?.kept.withLock { kept -> Kept? in
+        let held = cache?.kept.withLock { kept -> Kept? in
             kept[kind].flatMap { $0.version == version ? $0 : nil }
         }
-        if entry == nil {
-            entry = Kept(
-                version: version, records: try FieldTable.loadRecords(of: kind, from: database),
-                columns: [:])
+        var missing = fields.filter { held?.columns[$0] == nil }.sorted()
+        // Every column kept for one version was read with the same records.
+        var stored: [String: FieldColumn] = [:]
+        var storedRecords: RowSet?
+        for field in missing {
+            guard
+                let (column, records) = try FieldColumnStore.column(
+                    of: field, kind: kind, version: version, in: database)
+            else { continue }
+            stored[field] = column
+            if storedRecords == nil { storedRecords = records }
         }
-        guard var entry else { preconditionFailure("made above") }
-        let missing = fields.subtracting(entry.columns.keys)
+        missing.removeAll { stored[$0] != nil }
+        var entry =
+            try held
+            ?? Kept(
+                version: version,
+                records: storedRecords ?? FieldTable.loadRecords(of: kind, from: database),
+                columns: [:])
+        entry.columns.merge(stored) { _, theirs in theirs }
         if !missing.isEmpty {
             var folding = TextFolding(tokenizer: tokenizer)
-            for field in missing.sorted() {
-                entry.columns[field] = try FieldTable.loadColumn(
+            for field in missing {
+                let column = try FieldTable.loadColumn(
                     field, of: kind, capacity: entry.records.capacity, from: database,
                     folding: &folding)
+                entry.columns[field] = column
+                read.append(
+                    FieldColumnStore.Entry(
+                        kind: kind, field: field, version: version, records: entry.records,
+                        column: column))
             }
         }
         cache?.kept.withLock { kept in
@@ -50,6 +91,26 @@ final class FieldTableCache: Sendable {
             }
             kept[kind] = entry
         }
-        return FieldTable(kind: kind, records: entry.records, columns: entry.columns)
+        return FieldTable(
+            kind: kind, version: version, records: entry.records, columns: entry.columns)
+    }
+
+    /// The matches of `search` among `table`'s records, if kept.
+    func matches(of search: MatchKey, in table: FieldTable) -> RowSet? {
+        kept.withLock { kept in
+            guard let entry = kept[table.kind], entry.version == table.version else { return nil }
+            return entry.matches.last { $0.search == search }?.rows
+        }
+    }
+
+    /// Keeps `rows`, the matches of `search` among `table`'s records, while they are current.
+    func keep(_ rows: RowSet, of search: MatchKey, in table: FieldTable) {
+        kept.withLock { kept in
+            guard var entry = kept[table.kind], entry.version == table.version else { return }
+            entry.matches.removeAll { $0.search == search }
+            entry.matches.append((search, rows))
+            if entry.matches.count > Self.keptMatchSets { entry.matches.removeFirst() }
+            kept[table.kind] = entry
+        }
     }
 }

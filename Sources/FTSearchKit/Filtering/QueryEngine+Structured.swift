@@ -3,11 +3,24 @@ import FTSearchSQLite
 /// Searches that filter, sort or count facets: the same matches and relevance as a plain
 /// search (the collectors skip the rows a filter does not admit and note every match, see
 /// ``RowFilter``), read against the records' fields in memory (``FieldTable``). Such a search
-/// ranks afresh: the kept rankings (``ResultCache``) are of unfiltered searches.
+/// ranks afresh (the kept rankings, ``ResultCache``, are of unfiltered searches) and keeps its
+/// matches while the records are unchanged (``FieldTableCache``): the same search again, its
+/// next page or another of its facets counts over them, and then only ranks the page, or
+/// (unfiltered and unsorted) takes the plain search's kept ranking.
 extension QueryEngine {
+    /// A prefix search that finds nothing suggests a correction that finds something with the
+    /// same filter (see ``withDidYouMean(_:request:count:)``).
     func structuredSearch(_ request: SearchRequest) throws -> SearchResults {
         let (results, tables, matches) = try structuredResults(request)
-        return Self.withFacets(results, request: request, tables: tables, matches: matches)
+        return try withDidYouMean(
+            Self.withFacets(results, request: request, tables: tables, matches: matches),
+            request: request
+        ) { corrected in
+            var count = corrected
+            (count.sort, count.facets, count.offset, count.limit) = ([], [], 0, 0)
+            return try count.isStructured
+                ? structuredResults(count).results.total : self.count(of: count)
+        }
     }
 
     /// The results of `request` without facets, the fields of the kinds searched, and every
@@ -15,13 +28,26 @@ extension QueryEngine {
     func structuredResults(_ request: SearchRequest) throws
         -> (results: SearchResults, tables: [FieldTable], matches: [Kind: RowSet])
     {
-        try database.readingOneVersion {
+        var read: [FieldColumnStore.Entry] = []
+        let answer = try database.readingOneVersion {
+            try structuredResults(request, reading: &read)
+        }
+        FieldColumnStore.keep(read, in: database)
+        return answer
+    }
+
+    /// ``structuredResults(_:)`` in the caller's read transaction; the columns it read from
+    /// the records added to `read`.
+    private func structuredResults(
+        _ request: SearchRequest, reading read: inout [FieldColumnStore.Entry]
+    ) throws -> (results: SearchResults, tables: [FieldTable], matches: [Kind: RowSet]) {
+        do {
             let fields = Set(
                 (request.filter?.fields ?? []) + request.sort.map(\.field) + request.facets)
             let tables = try request.kinds.inOrder.map {
                 try FieldTableCache.table(
                     of: $0, fields: fields, in: database, tokenizer: tokenizer,
-                    cache: fieldTables)
+                    cache: fieldTables, read: &read)
             }
             let admitted = request.filter.map { filter in
                 admittedRows(by: filter, in: tables)
@@ -37,7 +63,11 @@ extension QueryEngine {
                     hits: [], tokens: [])
                 relevance = .listing
                 if request.sort.isEmpty {
-                    results.hits = try listedPage(request, matches: matches, tables: tables)
+                    // Unfiltered, every record: the plain listing, placed by the sort codes.
+                    results.hits =
+                        admitted == nil
+                        ? try listEverything(request).hits
+                        : try listedPage(request, matches: matches, tables: tables)
                 }
             } else {
                 guard let (plans, empty) = try plans(for: request) else {
@@ -47,29 +77,43 @@ extension QueryEngine {
                     )
                 }
                 results = empty
-                let filtered = plans.map { plan in
-                    var plan = plan
-                    plan.rowFilter = RowFilter(
-                        admitted: admitted?[plan.kind], collectsMatches: needsMatches)
-                    return plan
-                }
                 relevance = .ranked(plans)
-                var page = request
-                if !request.sort.isEmpty || request.limit ?? 0 == 0 {
-                    (page.offset, page.limit) = (0, 1)
-                }
-                var order = try rankedOrder(of: filtered, request: page)
-                results.total = order.total
-                if request.sort.isEmpty, request.limit == nil, order.total > request.offset {
-                    page.limit = order.total - request.offset
-                    order = try rankedOrder(of: filtered, request: page)
-                }
-                if request.sort.isEmpty, request.limit != 0 {
-                    results.hits = try order.hits(
-                        offset: request.offset, limit: page.limit ?? 0, from: database)
-                }
-                for plan in filtered {
-                    if let rows = plan.rowFilter?.matches { matches[plan.kind] = rows }
+                let search = FieldTableCache.MatchKey(request)
+                if needsMatches, let kept = keptMatches(of: search, plans: plans, tables: tables) {
+                    matches = kept
+                    results.total = kept.values.reduce(0) { $0 + $1.count }
+                    if request.sort.isEmpty, request.limit != 0, results.total > request.offset {
+                        results.hits = try page(
+                            of: request, plans: plans, admitted: admitted, total: results.total)
+                    }
+                } else {
+                    let filtered = plans.map { plan in
+                        var plan = plan
+                        plan.rowFilter = RowFilter(
+                            admitted: admitted?[plan.kind], collectsMatches: needsMatches)
+                        return plan
+                    }
+                    var page = request
+                    if !request.sort.isEmpty || request.limit ?? 0 == 0 {
+                        (page.offset, page.limit) = (0, 1)
+                    }
+                    var order = try rankedOrder(of: filtered, request: page)
+                    results.total = order.total
+                    if request.sort.isEmpty, request.limit == nil, order.total > request.offset {
+                        page.limit = order.total - request.offset
+                        order = try rankedOrder(of: filtered, request: page)
+                    }
+                    if request.sort.isEmpty, request.limit != 0 {
+                        results.hits = try order.hits(
+                            offset: request.offset, limit: page.limit ?? 0, from: database)
+                    }
+                    for plan in filtered {
+                        guard let rows = plan.rowFilter?.matches else { continue }
+                        matches[plan.kind] = rows
+                        if needsMatches, let table = tables.first(where: { $0.kind == plan.kind }) {
+                            fieldTables?.keep(rows, of: search, in: table)
+                        }
+                    }
                 }
             }
             if !request.sort.isEmpty, request.limit != 0 {
@@ -80,6 +124,44 @@ extension QueryEngine {
             }
             return (results, tables, matches)
         }
+    }
+
+    /// The matches of `search` for each of `plans`, when the field tables keep them all.
+    private func keptMatches(
+        of search: FieldTableCache.MatchKey, plans: [MatchPlan], tables: [FieldTable]
+    ) -> [Kind: RowSet]? {
+        guard let fieldTables else { return nil }
+        var kept: [Kind: RowSet] = [:]
+        for plan in plans {
+            guard let table = tables.first(where: { $0.kind == plan.kind }),
+                let rows = fieldTables.matches(of: search, in: table)
+            else { return nil }
+            kept[plan.kind] = rows
+        }
+        return kept
+    }
+
+    /// The page of `request` (which does not sort) in relevance order, its matches known:
+    /// unfiltered, the plain search's page (its ranking kept, see ``ResultCache``); filtered,
+    /// ranked afresh among the rows the filter admits.
+    private func page(
+        of request: SearchRequest, plans: [MatchPlan], admitted: [Kind: RowSet]?, total: Int
+    ) throws -> [SearchHit] {
+        guard let admitted else {
+            var plain = request
+            plain.facets = []
+            return try search(plain).hits
+        }
+        let restricted = plans.map { plan in
+            var plan = plan
+            plan.rowFilter = RowFilter(
+                admitted: admitted[plan.kind] ?? RowSet(capacity: 0), collectsMatches: false)
+            return plan
+        }
+        var page = request
+        if page.limit == nil { page.limit = total - request.offset }
+        return try rankedOrder(of: restricted, request: page).hits(
+            offset: request.offset, limit: page.limit ?? 0, from: database)
     }
 
     /// How matches that tie on the sort fields are ordered.

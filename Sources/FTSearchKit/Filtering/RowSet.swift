@@ -10,6 +10,11 @@ struct RowSet: Sendable, Equatable {
         words = Array(repeating: 0, count: (max(capacity, 0) + 63) / 64)
     }
 
+    /// The set whose bits are `words` (as ``words`` gives them).
+    init(words: [UInt64]) {
+        self.words = words
+    }
+
     /// The rowids below which the set can hold any.
     var capacity: Int { words.count * 64 }
 
@@ -25,7 +30,10 @@ struct RowSet: Sendable, Equatable {
     mutating func insert(_ rowid: Int64) {
         guard rowid >= 0 else { return }
         let word = Int(rowid >> 6)
-        if word >= words.count { words += Array(repeating: 0, count: word + 1 - words.count) }
+        if word >= words.count {
+            // Grown in place, as an array grows (no array of zeros made for each new word).
+            words.append(contentsOf: repeatElement(0, count: word + 1 - words.count))
+        }
         words[word] |= 1 << UInt64(rowid & 63)
     }
 

@@ -82,11 +82,29 @@ struct SortedPage {
         var keys: [Int32] = []
         keys.reserveCapacity(rows.count)
         var histogram = Array(repeating: 0, count: firstColumn.terms.count + 1)
-        rows.forEach { rowid in
-            var key = missing
-            for code in firstColumn.codes(of: Int(rowid)) { key = min(key, ranks[Int(code)]) }
-            keys.append(key)
-            histogram[Int(key)] += 1
+        // Each match's key, its lowest rank: one pass over the bitmap's words, in place.
+        firstColumn.starts.withUnsafeBufferPointer { starts in
+            firstColumn.codes.withUnsafeBufferPointer { codes in
+                ranks.withUnsafeBufferPointer { ranks in
+                    histogram.withUnsafeMutableBufferPointer { histogram in
+                        for (index, word) in rows.words.enumerated() where word != 0 {
+                            var bits = word
+                            while bits != 0 {
+                                let row = index &* 64 &+ bits.trailingZeroBitCount
+                                bits &= bits &- 1
+                                var key = missing
+                                if row + 1 < starts.count {
+                                    for code in Int(starts[row])..<Int(starts[row + 1]) {
+                                        key = min(key, ranks[Int(codes[code])])
+                                    }
+                                }
+                                keys.append(key)
+                                histogram[Int(key)] &+= 1
+                            }
+                        }
+                    }
+                }
+            }
         }
         var reach = missing
         var counted = 0

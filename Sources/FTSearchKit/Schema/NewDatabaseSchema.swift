@@ -59,6 +59,13 @@ extension Schema {
             words BLOB NOT NULL
         );
         CREATE TABLE record_versions (kind TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE field_columns (
+            kind TEXT NOT NULL,
+            field TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (kind, field)
+        );
         CREATE VIRTUAL TABLE people_fts USING fts5(
             first_name, last_name, company,
             content='people', content_rowid='id',

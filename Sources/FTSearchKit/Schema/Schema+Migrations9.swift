@@ -276,6 +276,8 @@ extension Schema {
             countRecordWrites)
         migrator.registerMigration(
             "Index names as people type them in every country", indexNamesAsTypedEverywhere)
+        migrator.registerMigration(
+            "Keep the fields filters read on disk, for one-shot searches", keepFieldColumns)
         migrator.newDatabaseSetup = createNewDatabase
     }
 }

@@ -34,6 +34,9 @@ import FTSearchSQLite
 ///   records are many (see ``SortCodeMap``).
 /// - `vocabulary_cache` keeps each word index's vocabulary for typo-tolerant matching (see
 ///   ``Vocabulary``), `result_cache` the rankings of expensive searches (see ``ResultCache``).
+/// - `record_versions` counts the writes to each kind's records; `field_columns` keeps the
+///   fields filters, facets and sort read, for the version they were read at (see
+///   ``FieldVersions``, ``FieldColumnStore``).
 /// - `history` holds one row per normalized search; `people_vocabulary` and
 ///   `animals_vocabulary` list the indexed words (https://sqlite.org/fts5.html#the_fts5vocab_virtual_table_module).
 enum Schema {

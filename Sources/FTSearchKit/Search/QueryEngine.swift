@@ -126,14 +126,16 @@ struct QueryEngine {
         }
     }
 
-    /// `results`, with a did-you-mean suggestion when a prefix search found nothing.
-    func withDidYouMean(_ results: SearchResults, request: SearchRequest) throws
-        -> SearchResults
-    {
+    /// `results`, with a did-you-mean suggestion when a prefix search found nothing: one that
+    /// finds something when `count` runs it (by default, the plain search's count).
+    func withDidYouMean(
+        _ results: SearchResults, request: SearchRequest,
+        count: ((SearchRequest) throws -> Int)? = nil
+    ) throws -> SearchResults {
         guard results.total == 0 && request.match == .prefix else { return results }
         var results = results
         results.didYouMean = try Correction(database: database, request: request, memory: memory)
-            .suggestion(for: results.tokens) { try count(of: $0) }
+            .suggestion(for: results.tokens) { try count?($0) ?? self.count(of: $0) }
         return results
     }
 
