@@ -2,11 +2,13 @@ import FTSearchSQLite
 
 /// Runs ranked searches against the FTS5 indexes, in every ``MatchMode``.
 ///
-/// Order (the ranking rules): records matching more query tokens as whole words first (`ann`
-/// puts Ann above Annabelle, which bm25 alone would not), then fewer typos (fuzzy), then fewer
-/// tokens matched only inside a word (substring), then more tokens typed with accents matching
-/// the same accents (`mül` puts Müller above Mullins), then bm25 with field weights (names
-/// above company), then sort name and id, so equal results always come in the same order.
+/// Order (the ranking rules, see ``RankTier``): every query token must match; then tokens
+/// matched in more important fields first (a name above a company: `han` puts Hansen above a
+/// colleague at Hạn Trading); then more tokens matching whole words (`ann` puts Ann above
+/// Annabelle, which bm25 alone would not); then fewer typos (fuzzy, other spellings); then
+/// fewer tokens matched only inside a word (substring); then more tokens typed with accents
+/// matching the same accents (`mül` puts Müller above Mullins); then bm25 with field weights;
+/// then sort name, kind and id, so equal results always come in the same order.
 ///
 /// One plan gives that order: ``RankedPage`` (whose rankings of expensive searches the
 /// ``ResultCache`` keeps), for every page at any offset, for every match (no limit) and for a

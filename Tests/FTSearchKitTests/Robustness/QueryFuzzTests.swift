@@ -119,10 +119,10 @@ import FTSearchSQLite
             }
             guard position > 0 else { continue }
             let previous = all.hits[position - 1]
-            // Whole-word matches, then fewer typos (a spelling other than the one typed), then
-            // words matched with the accents typed, then bm25.
+            // The fields matched in, then whole-word matches, then fewer typos (a spelling
+            // other than the one typed), then words matched with the accents typed, then bm25.
             let rank = { (hit: SearchHit) in
-                (hit.wholeTokenMatches, -hit.typos, hit.accentMatches)
+                (hit.fieldLevels, hit.wholeTokenMatches, -hit.typos, hit.accentMatches)
             }
             if rank(previous) < rank(hit)
                 || (rank(previous) == rank(hit) && previous.score < hit.score - 1e-9)
