@@ -144,7 +144,13 @@ struct QueryEngine {
     func plans(for request: SearchRequest) throws -> ([MatchPlan], SearchResults)? {
         let text = NameVariants.normalizedQuery(request.text)
         let typed = tokenizer.tokens(in: text)
-        guard let pattern = SearchPattern(tokens: typed.map(\.text)) else { return nil }
+        let wordIndexes = request.kinds.inOrder.map { FullTextIndex.words(of: $0).name }
+        guard
+            let pattern = SearchPattern(
+                tokens: JoinedNames.separating(typed.map(\.text)) { query in
+                    wordIndexes.contains { isHeld(query, in: $0) }
+                })
+        else { return nil }
         let firstTyped = pattern.tokens.map { token in typed.first { $0.text == token } }
         let accentForms = firstTyped.map { $0.flatMap { Self.accentForm(of: $0, in: text) } }
         let variants = firstTyped.map { token in
@@ -180,14 +186,6 @@ struct QueryEngine {
     private func heldPhrases(_ phrases: [MatchPlan.Phrase], in index: String) throws
         -> Set<String>
     {
-        func isHeld(_ query: String) -> Bool {
-            do {
-                return try database.cachedStatement(sql: "SELECT 1 FROM \(index)(?1) LIMIT 1")
-                    .firstRow([query]) { _ in true } != nil
-            } catch {
-                return true
-            }
-        }
         var first: [String] = []
         for phrase in phrases {
             let isMarked = phrase.term.unicodeScalars.first.map {
@@ -200,8 +198,19 @@ struct QueryEngine {
                 : phrase.text
             if !first.contains(text) { first.append(text) }
         }
-        guard isHeld(first.joined(separator: " OR ")) else { return [] }
-        return Set(phrases.map(\.text).filter(isHeld))
+        guard isHeld(first.joined(separator: " OR "), in: index) else { return [] }
+        return Set(phrases.map(\.text).filter { isHeld($0, in: index) })
+    }
+
+    /// Whether some row of `index` matches the FTS5 `query`; true when the query cannot be
+    /// run (a damaged index): the search then ranks what it can or reports the error.
+    private func isHeld(_ query: String, in index: String) -> Bool {
+        do {
+            return try database.cachedStatement(sql: "SELECT 1 FROM \(index)(?1) LIMIT 1")
+                .firstRow([query]) { _ in true } != nil
+        } catch {
+            return true
+        }
     }
 
     /// The token as typed, in lowercase, when that differs from its folded form (`Mül` →

@@ -244,7 +244,8 @@ struct ReferenceMatcher {
             return Dictionary(
                 uniqueKeysWithValues: candidates.map { (Key(kind: $0.kind, id: $0.id), 0) })
         }
-        let queryTokens = tokens(text)
+        let queryTokens = separatingJoinedNames(
+            tokens(text), in: candidates.map { $0.fields.flatMap(tokens) })
         guard !queryTokens.isEmpty else { return [:] }
         let queryVariants = variants(of: text)
         var result: [Key: Int] = [:]
@@ -269,6 +270,37 @@ struct ReferenceMatcher {
             }
         }
         return result
+    }
+
+    /// The query tokens with each Han, kana or Hangul word of two letters or more that starts
+    /// no word of the records split in two (see ``JoinedNames``): at its first cut where some
+    /// record holds both halves as words, else the first half as a word and a word starting
+    /// with the second.
+    func separatingJoinedNames(_ query: [[UInt8]], in records: [[[UInt8]]]) -> [[UInt8]] {
+        query.flatMap { token -> [[UInt8]] in
+            let letters = Array(String(decoding: token, as: UTF8.self).unicodeScalars)
+            guard letters.count >= 2, letters.allSatisfy(JoinedNames.isJoinedNameLetter),
+                !records.contains(where: { $0.contains { $0.starts(with: token) } })
+            else { return [token] }
+            let halves = (1..<letters.count).map { cut in
+                (
+                    Array(String(String.UnicodeScalarView(letters[..<cut])).utf8),
+                    Array(String(String.UnicodeScalarView(letters[cut...])).utf8)
+                )
+            }
+            for secondIsPrefix in [false, true] {
+                for (first, second) in halves
+                where records.contains(where: { words in
+                    words.contains(first)
+                        && words.contains {
+                            secondIsPrefix ? $0.starts(with: second) : $0 == second
+                        }
+                }) {
+                    return [first, second]
+                }
+            }
+            return [token]
+        }
     }
 
     /// The other spellings of each word of `text` (German and Nordic ASCII spellings, Greek
