@@ -321,23 +321,52 @@ struct ReferenceMatcher {
     }
 
     /// Index words starting with the prefix's last token, the words held by most records first
-    /// (then in byte order), after the prefix's earlier tokens.
+    /// (then in byte order), after the prefix's text before that token, each spelled as most
+    /// of the first 32 records of each kind holding it (by id) write it, the first met on a tie.
     func vocabularySuggestions(forPrefix prefix: String, kinds: [Kind], limit: Int) -> [Word] {
-        let prefixTokens = tokens(prefix)
-        guard let last = prefixTokens.last, prefix.last?.isWhitespace != true else { return [] }
+        let prefixTokens = tokenizer.tokens(in: prefix)
+        guard let lastToken = prefixTokens.last, prefix.last?.isWhitespace != true else {
+            return []
+        }
+        let last = Array(lastToken.text.utf8)
         var counts: [[UInt8]: Int] = [:]
         for record in records where kinds.contains(record.kind) {
             for token in Set(record.fields.flatMap(tokens)) where token.starts(with: last) {
                 counts[token, default: 0] += 1
             }
         }
-        let lead = prefixTokens.dropLast().map { String(decoding: $0, as: UTF8.self) + " " }
-            .joined()
+        let lead = String(
+            decoding: Array(prefix.utf8)[..<lastToken.sourceRange.lowerBound], as: UTF8.self)
         return counts.sorted {
             $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key)
         }
         .prefix(limit)
-        .map { Word(text: lead + String(decoding: $0.key, as: UTF8.self), count: $0.value) }
+        .map {
+            Word(
+                text: lead + spelling(of: String(decoding: $0.key, as: UTF8.self), kinds: kinds),
+                count: $0.value)
+        }
+    }
+
+    /// `term` as most of the first 32 records of each kind holding it write it.
+    func spelling(of term: String, kinds: [Kind]) -> String {
+        var spellings: [String] = []
+        for kind in kinds {
+            let holders = records.filter { record in
+                record.kind == kind
+                    && record.fields.contains { tokens($0).contains(Array(term.utf8)) }
+            }
+            for record in holders.sorted(by: { $0.id < $1.id }).prefix(32) {
+                for field in record.fields {
+                    let utf8 = Array(field.utf8)
+                    for token in tokenizer.tokens(in: field) where token.text == term {
+                        spellings.append(String(decoding: utf8[token.sourceRange], as: UTF8.self))
+                    }
+                }
+            }
+        }
+        let counts = Dictionary(spellings.map { ($0, 1) }, uniquingKeysWith: +)
+        return spellings.first { counts[$0] == counts.values.max() } ?? term
     }
 }
 
