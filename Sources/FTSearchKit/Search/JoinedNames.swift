@@ -13,10 +13,12 @@
 /// its prefix or substring matches.
 enum JoinedNames {
     /// The query `tokens` with each joined name split in two; `isHeld(query)` tells whether
-    /// some record matches an FTS5 query of the word index.
+    /// some record matches an FTS5 query of the word index. Tokens of other scripts are
+    /// returned as they are after a look at their first letter.
     static func separating(_ tokens: [String], isHeld: (String) throws -> Bool) rethrows
         -> [String]
     {
+        guard tokens.contains(where: mayBeJoinedName) else { return tokens }
         var separated: [String] = []
         for token in tokens {
             if let halves = try halves(of: token, isHeld: isHeld) {
@@ -28,10 +30,17 @@ enum JoinedNames {
         return separated
     }
 
+    /// Whether `token` starts with a letter of a script whose full names are written without
+    /// a space.
+    static func mayBeJoinedName(_ token: String) -> Bool {
+        token.unicodeScalars.first.map(isJoinedNameLetter) ?? false
+    }
+
     /// The two names `token` is written as, or nil when it is not a joined name.
     static func halves(of token: String, isHeld: (String) throws -> Bool) rethrows
         -> (String, String)?
     {
+        guard mayBeJoinedName(token) else { return nil }
         let letters = Array(token.unicodeScalars)
         guard letters.count >= 2, letters.allSatisfy(isJoinedNameLetter),
             try !isHeld(SearchPattern.quoted(token) + "*")
