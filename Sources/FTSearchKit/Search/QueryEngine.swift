@@ -41,6 +41,8 @@ struct QueryEngine {
     /// Where the records' fields are kept for filters, facets and sort; nil to read them for
     /// every search.
     var fieldTables: FieldTableCache?
+    /// Where the answers of variant lookups are kept; nil to ask FTS5 every time.
+    var variantGates: VariantGates?
 
     func search(_ request: SearchRequest) throws -> SearchResults {
         try request.validate()
@@ -180,12 +182,22 @@ struct QueryEngine {
 
     /// Which of the variant `phrases` some row of `index` holds (their texts): one lookup of
     /// them all — each marked form by its gate (``NameVariants/gate(of:)``), one phrase for the
-    /// three markers — which finds nothing for most searches, then one per phrase. A phrase
-    /// that cannot be looked up (a damaged index) counts as held: the search then ranks what it
-    /// can or reports the error.
+    /// three markers — which finds nothing for most searches, then one per phrase; each answer
+    /// kept in ``variantGates`` while the index is unchanged. A phrase that cannot be looked up
+    /// (a damaged index) counts as held: the search then ranks what it can or reports the
+    /// error.
     private func heldPhrases(_ phrases: [MatchPlan.Phrase], in index: String) throws
         -> Set<String>
     {
+        let structure = try variantGates.map { _ in
+            try IndexStructure.record(ofIndexNamed: index, in: database)
+        }
+        func isHeld(_ query: String) -> Bool {
+            guard let variantGates, let structure else { return self.isHeld(query, in: index) }
+            return variantGates.isHeld(query, in: index, structure: structure) {
+                self.isHeld(query, in: index)
+            }
+        }
         var first: [String] = []
         for phrase in phrases {
             let isMarked = phrase.term.unicodeScalars.first.map {
@@ -198,8 +210,8 @@ struct QueryEngine {
                 : phrase.text
             if !first.contains(text) { first.append(text) }
         }
-        guard isHeld(first.joined(separator: " OR "), in: index) else { return [] }
-        return Set(phrases.map(\.text).filter { isHeld($0, in: index) })
+        guard isHeld(first.joined(separator: " OR ")) else { return [] }
+        return Set(phrases.map(\.text).filter(isHeld))
     }
 
     /// Whether some row of `index` matches the FTS5 `query`; true when the query cannot be
