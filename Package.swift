@@ -57,6 +57,13 @@ let package = Package(
             name: "FTSearchFormats",
             swiftSettings: strictSettings
         ),
+        // People, animals and their kinds and times: the records as apps and the engine see
+        // them, with no storage in them (re-exported by FTSearchKit).
+        .target(
+            name: "FTSearchModels",
+            dependencies: ["FTSearchFormats"],
+            swiftSettings: strictSettings
+        ),
         // The decoder of FTS5's segments (fts5_index.c's record formats): what the search
         // pipeline's doclist reader reads FTS5's index with, tested against FTS5's own output.
         .target(
@@ -66,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "FTSearchKit",
-            dependencies: ["FTSearchSQLite", "FTS5Segments", "FTSearchFormats"],
+            dependencies: ["FTSearchSQLite", "FTS5Segments", "FTSearchFormats", "FTSearchModels"],
             // Generates Text/LetterFoldingTable.swift.
             exclude: ["Text/generate-letter-folding.py"],
             swiftSettings: strictSettings
@@ -77,6 +84,8 @@ let package = Package(
                 "FTSearchKit", "FTSearchServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // The command line uses the library's public API only, as any app would.
+            packageAccess: false,
             swiftSettings: strictSettings,
             linkerSettings: cliLinkerSettings
         ),
@@ -84,6 +93,7 @@ let package = Package(
         .target(
             name: "FTSearchServeOptions",
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // The HTTP API and the search page over FTSearchKit, on Hummingbird. It lives outside
@@ -110,6 +120,7 @@ let package = Package(
                 .embedInCode("Page/record.js"),
                 .embedInCode("Page/openapi.json"),
             ],
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // The server process `ftsearch serve` runs.
@@ -119,6 +130,7 @@ let package = Package(
                 "FTSearchServer", "FTSearchServeOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // The in-process half of scripts/bench: query and history latency through the library,

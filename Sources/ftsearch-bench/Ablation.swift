@@ -20,6 +20,21 @@ func benchmarkAblation(_ index: SearchIndex, queries path: String, maximum: Int)
                 SearchRequest(text: $0, kinds: .people, limit: 20, match: .fuzzy)
             }
         ))
+    // Deep pages: the listing and one-letter prefixes far down, where the rows around a
+    // page's edges tie (the class the sort codes and parallel sort keys exist for).
+    let oneLetter = (queries["prefix1"] ?? []).prefix(3)
+    requests.append(
+        (
+            "deep-pages",
+            [0, 1000, 100_000, 500_000].map {
+                SearchRequest(text: "", kinds: .people, limit: 20, offset: $0)
+            }
+                + oneLetter.flatMap { text in
+                    [1000, 50_000].map {
+                        SearchRequest(text: text, kinds: .people, limit: 20, offset: $0)
+                    }
+                }
+        ))
     let configurations: [Ablation.Mechanism?] = [nil] + Ablation.Mechanism.allCases
     index.keepsExpensiveRankings = false
     var mismatches = 0

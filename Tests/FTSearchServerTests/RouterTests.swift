@@ -1,4 +1,3 @@
-import FTSearchKit
 import FTSearchTestSupport
 import Foundation
 import HTTPTypes
@@ -8,6 +7,7 @@ import Logging
 import NIOCore
 import Testing
 
+@testable import FTSearchKit
 @testable import FTSearchServer
 
 /// The server's routes in process, through Hummingbird's router test mode (no socket): the
@@ -33,10 +33,11 @@ import Testing
     /// Runs `test` with a client of the server's router over the test database.
     private func withClient(
         _ configuration: ServerConfiguration? = nil,
+        pool: SearchIndexPool? = nil,
         _ test: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let configuration = configuration ?? self.configuration
-        let pool = try SearchIndexPool(path: configuration.databasePath)
+        let pool = try pool ?? SearchIndexPool(path: configuration.databasePath)
         var logger = Logger(label: "ftsearch-tests")
         logger.logLevel = .critical
         var quiet = configuration
@@ -185,6 +186,40 @@ import Testing
                 let code = try Self.errorCode(response)
                 #expect(code == "bad_request")
             }
+        }
+    }
+}
+
+/// A search over HTTP is one trip to the connection pool: the search, its highlighting, facets
+/// and did-you-mean read one connection (`SearchIndexPool.search(_:then:)`,
+/// `reading(indexesFor:_:)`), however many strategy steps a Meilisearch search takes.
+extension RouterTests {
+    @Test(arguments: [
+        ("GET", "/api/search?q=ann", ""),
+        (
+            "GET",
+            "/api/search?q=anm&facets=company&filter=company%20%3D%20Acme&sort=last_name:asc", ""
+        ),
+        ("POST", "/indexes/people/search", #"{"q": "ann"}"#),
+        ("POST", "/indexes/people/search", #"{"q": "ann zzz", "matchingStrategy": "last"}"#),
+        (
+            "POST", "/indexes/people/search",
+            #"{"q": "an", "filter": "company = Acme", "facets": ["company"], "sort": ["last_name:asc"], "attributesToHighlight": ["*"]}"#
+        ),
+    ])
+    func aSearchIsOneTripToThePool(method: String, uri: String, body: String) async throws {
+        let pool = try SearchIndexPool(path: configuration.databasePath)
+        // The first search of a pool may build what its match mode needs; count the next.
+        _ = try await pool.search(SearchRequest(text: "warm"))
+        try await withClient(pool: pool) { client in
+            let before = pool.tripCount
+            try await client.execute(
+                uri: uri, method: method == "GET" ? .get : .post,
+                headers: [.contentType: "application/json"], body: ByteBuffer(string: body)
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            #expect(pool.tripCount - before == 1)
         }
     }
 }

@@ -51,8 +51,12 @@ def package_name():
 
 
 def comment_examples():
-    """(file, line, lines) of every ```swift block in a /// comment of FTSearchKit."""
-    for path in sorted(glob.glob(os.path.join(ROOT, "Sources/FTSearchKit/**/*.swift"), recursive=True)):
+    """(file, line, lines) of every ```swift block in a /// comment of the library's public
+    modules: FTSearchKit and the modules it re-exports."""
+    paths = []
+    for module in ["FTSearchKit", "FTSearchModels", "FTSearchFormats"]:
+        paths += glob.glob(os.path.join(ROOT, "Sources", module, "**/*.swift"), recursive=True)
+    for path in sorted(paths):
         lines = open(path, encoding="utf-8").read().split("\n")
         index = 0
         while index < len(lines):

@@ -51,30 +51,11 @@ use_package_mirrors() {
 }
 
 # The same for another checkout of the package (scripts/bench --before builds one).
-#
-# A mirror copied without its empty refs/ folder (every ref is in packed-refs) is not a git
-# repository to git, and SwiftPM cannot clone it: such mirrors are copied once into
-# .build/package-mirrors with the folder put back, and the mirror file points there instead.
 use_package_mirrors_in() {
-    local mirrors config copies path name
+    local mirrors
     mirrors="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/swiftpm/use-mirrors"
     [ -x "$mirrors" ] || return 0
     "$mirrors" "$1"
-    config="$1/.swiftpm/configuration/mirrors.json"
-    copies="$1/.build/package-mirrors"
-    for path in $(grep -o '"file://[^"]*"' "$config" | tr -d '"' | sed 's|^file://||' | sort -u); do
-        [ -d "$path/refs" ] && continue
-        name=$(basename "$path")
-        if [ ! -d "$copies/$name/refs" ]; then
-            mkdir -p "$copies"
-            rm -rf "$copies/$name.partial"
-            cp -R "$path" "$copies/$name.partial"
-            chmod -R u+w "$copies/$name.partial"
-            mkdir -p "$copies/$name.partial/refs/heads" "$copies/$name.partial/refs/tags"
-            rm -rf "$copies/$name" && mv "$copies/$name.partial" "$copies/$name"
-        fi
-        sed -i "s|file://$path\"|file://$copies/$name\"|g" "$config"
-    done
 }
 
 # The shells, terminal and man page tools the shell-integration and interactive-screen tests

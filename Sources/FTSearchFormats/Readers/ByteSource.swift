@@ -45,17 +45,17 @@ public struct InputError: Error, Equatable, Sendable {
 }
 
 /// An input file read with `read(2)`: a path on disk, or standard input for `-`.
-package final class InputFile: ByteSource {
+public final class InputFile: ByteSource {
     /// The path as given, `-` for standard input.
-    package let path: String
+    public let path: String
     /// The size in bytes of a regular file; `nil` for pipes and terminals.
-    package let size: Int64?
+    public let size: Int64?
     private let descriptor: Int32
 
     /// Opens `path` for reading; `-` means standard input.
     ///
     /// - Throws: ``InputError`` with kind `.missing` or `.unreadable`.
-    package init(path: String) throws(InputError) {
+    public init(path: String) throws(InputError) {
         self.path = path
         if path == "-" {
             descriptor = STDIN_FILENO
@@ -85,7 +85,7 @@ package final class InputFile: ByteSource {
     }
 
     /// Reads the next bytes of the file with `read(2)`, retrying when interrupted.
-    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         while true {
             let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }

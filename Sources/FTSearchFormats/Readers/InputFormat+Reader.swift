@@ -1,7 +1,7 @@
 /// Choosing a reader for an input.
 extension InputFormat {
     /// A reader of this format over `source`.
-    package func makeReader(for source: any ByteSource) -> any RecordReader {
+    public func makeReader(for source: any ByteSource) -> any RecordReader {
         switch self {
         case .json: JSONArrayReader(source: source)
         case .ndjson: NDJSONReader(source: source)
@@ -27,7 +27,7 @@ extension InputFormat {
     ///   - path: The input's path, if any (`-` has no extension).
     /// - Returns: The format chosen and a reader ready for its first record.
     /// - Throws: ``InputError`` when reading the first bytes fails.
-    package static func makeReader(
+    public static func makeReader(
         for source: any ByteSource, format: InputFormat? = nil, path: String? = nil
     ) throws(InputError) -> (format: InputFormat, reader: any RecordReader) {
         if let chosen = format ?? path.flatMap(InputFormat.init(path:)) {

@@ -1,8 +1,9 @@
-/// Where the database lives when no path is given.
-package enum DatabaseLocation {
+/// Where the database lives when no path is given: where `ftsearch`, `ftsearch serve` and an
+/// app that wants to share their database find it.
+public enum DatabaseLocation {
     /// The database path: `explicitPath` when given, else `$FTSEARCH_DB`, else
     /// `$XDG_DATA_HOME/ftsearch/ftsearch.sqlite`, else `~/.local/share/ftsearch/ftsearch.sqlite`.
-    package static func resolve(explicitPath: String? = nil, environment: [String: String])
+    public static func resolve(explicitPath: String? = nil, environment: [String: String])
         -> String
     {
         if let explicitPath, !explicitPath.isEmpty { return explicitPath }

@@ -2,3 +2,6 @@
 // `ImportSource.format`), defined with the readers and writers in FTSearchFormats: an app
 // that imports FTSearchKit sees them without importing that module too.
 @_exported public import FTSearchFormats
+// Likewise the records (`Person`, `Animal`, `AnyRecord`, `Kind`, `Timestamp`), defined in
+// FTSearchModels with no storage in them.
+@_exported public import FTSearchModels

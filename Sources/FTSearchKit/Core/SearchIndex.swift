@@ -149,8 +149,8 @@ public final class SearchIndex {
     }
 
     /// Uses `limits` on this index's connections (its ranking helper's too) instead of the
-    /// gigabyte every connection maps (see ``configure(_:)``) and SQLite's 2 MiB page cache.
-    package func limitMemory(_ limits: ConnectionMemoryLimits) throws {
+    /// gigabyte every connection maps (see ``ConnectionMemoryLimits``) and SQLite's 2 MiB page cache.
+    public func limitMemory(_ limits: ConnectionMemoryLimits) throws {
         memoryLimits = limits
         try limits.apply(to: database)
         if case .open(let helper) = rankingHelper {

@@ -39,6 +39,12 @@ public final class SearchIndexPool: Sendable {
     private let memory = SearchMemory()
     private let clock: @Sendable () -> Timestamp
     private let queue = DispatchQueue(label: "ftsearch.pool", attributes: .concurrent)
+    /// How many times work went to the pool's threads (reads and writes): what the tests that
+    /// hold a search over HTTP to one trip count.
+    private let trips = Atomic<Int>(0)
+
+    /// How many reads and writes the pool has run.
+    var tripCount: Int { trips.load(ordering: .relaxed) }
 
     /// Opens (creating and migrating it if needed, unless `readOnly`) the database at `path`.
     ///
@@ -224,7 +230,8 @@ public final class SearchIndexPool: Sendable {
     private func onPoolThread<T: Sendable>(
         _ work: @escaping @Sendable () throws -> T
     ) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        trips.add(1, ordering: .relaxed)
+        return try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try work() }) }
         }
     }

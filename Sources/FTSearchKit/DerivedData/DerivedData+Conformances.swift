@@ -66,22 +66,6 @@ extension SortCodes {
     }
 }
 
-extension SearchChanges {
-    /// The log of single-record writes that kept rankings are brought up to date from: a
-    /// rebuild notes a bulk write of every kind, so that every kept ranking is ranked again.
-    struct Log: DerivedData {
-        var tables: [String] { ["search_changes"] }
-
-        func problems(in database: Database, scratch: Database) throws -> [DatabaseProblem] {
-            []
-        }
-
-        func rebuild(in database: Database) throws {
-            for kind in Kind.allCases { try SearchChanges.noteBulkWrite(of: kind, in: database) }
-        }
-    }
-}
-
 extension ResultCache {
     /// The kept rankings: a cache keyed by the structure records it was ranked at, so it never
     /// disagrees; made again by forgetting it, and forgotten when the indexes are merged.

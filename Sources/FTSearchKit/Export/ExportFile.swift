@@ -21,9 +21,9 @@ import FTSearchFormats
 ///   needed.
 ///
 /// An uncommitted temporary file is removed when the value is released.
-package final class ExportFile: ByteSink {
+final class ExportFile: ByteSink {
     /// The file's path, as given.
-    package let path: String
+    let path: String
     private let overwrite: Bool
     /// The temporary file and the path it is renamed to, or nil when writing directly.
     private let replacement: (temporary: String, final: String)?
@@ -36,7 +36,7 @@ package final class ExportFile: ByteSink {
     /// - Throws: ``OutputError`` of kind `.exists` when `path` is a regular file and `overwrite`
     ///   is false (or it is a folder), `.cannotCreate` when the file cannot be opened or the
     ///   temporary file cannot be made.
-    package init(path: String, overwrite: Bool) throws(OutputError) {
+    init(path: String, overwrite: Bool) throws(OutputError) {
         self.path = path
         self.overwrite = overwrite
         var status = stat()
@@ -85,7 +85,7 @@ package final class ExportFile: ByteSink {
     }
 
     /// Writes `bytes` to the temporary file, or to the path itself.
-    package func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         try output.write(bytes)
     }
 
@@ -94,7 +94,7 @@ package final class ExportFile: ByteSink {
     ///
     /// - Throws: ``OutputError`` of kind `.exists` when, without `overwrite`, a file took the
     ///   name meanwhile; `.writeFailed` when the data cannot be flushed or the file renamed.
-    package func commit() throws(OutputError) {
+    func commit() throws(OutputError) {
         guard let replacement else {
             // A device or a FIFO may not sync (EINVAL); what it could not take, write reported.
             if fsync(output.descriptor) != 0 && errno != EINVAL && errno != EROFS {

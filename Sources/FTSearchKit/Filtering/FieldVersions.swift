@@ -46,19 +46,4 @@ enum FieldVersions {
         return ["delete", "insert", "update"].map { "DROP TRIGGER \(table)_version_\($0);\n" }
             .joined()
     }
-
-    /// The counts as derived data: nothing to check (a count cannot disagree with the
-    /// records), and a rebuild counts a write of every kind, so that nothing held in memory
-    /// outlives it.
-    struct Table: DerivedData {
-        var tables: [String] { ["record_versions"] }
-
-        func problems(in database: Database, scratch: Database) throws -> [DatabaseProblem] {
-            []
-        }
-
-        func rebuild(in database: Database) throws {
-            for kind in Kind.allCases { try FieldVersions.noteBulkWrite(of: kind, in: database) }
-        }
-    }
 }

@@ -2,13 +2,15 @@ import FTSearchSQLite
 
 /// Writes the records of one kind during an import transaction, keeping the FTS index exact.
 ///
-/// On ``begin()`` it drops the index triggers (see ``IndexSync``) and the ``SearchChanges``
-/// log's, notes the bulk write in the log, and notes the highest id; each
-/// ``write(_:)`` upserts a content row, first removing a replaced row's old tokens from the
-/// indexes; ``finish()`` indexes every new or replaced row with one statement per index (with
-/// ``IndexSync/bulkSettings``), writes those rows' ``RowSizes`` blocks again and their
-/// ``SortCodes``, and restores the triggers. The indexes are those the database
-/// has (see ``IndexSync/init(kind:in:)``). All of it happens inside the caller's transaction.
+/// On ``begin(replacingAll:)`` it drops the triggers of every piece of derived data
+/// (``DerivedDataList``) and begins each one's ``DerivedBulkWrite``; each ``write(_:)``
+/// upserts a content row, first telling them when a stored row is about to be replaced, then
+/// that it was written; ``finish()`` has each bring itself up to date with the rows written
+/// (the full-text indexes index them with one statement per index, their row sizes and sort
+/// codes are written by blocks, the change log and the record versions note one bulk write),
+/// and restores the triggers. The rows written are those above the highest id stored before,
+/// and the lower ones listed in a temporary table (``BulkWriteRows``). All of it happens
+/// inside the caller's transaction.
 ///
 /// A record without an id gets the one SQLite picks. When a later record of the same write names
 /// that id, the earlier record moves to another id SQLite picks: nobody asked for its first one,
@@ -43,10 +45,12 @@ final class BulkWriter {
     /// Told each time a record this write gave an id moves to another one (from, to).
     var onMove: (_ from: Int64, _ to: Int64) -> Void = { _, _ in }
     private let database: Database
-    private let sync: IndexSync
-    private let sortCodes: SortCodes
-    /// The codes of the records written, by an import (see ``SortCodes/Pending``).
-    private var pendingCodes: SortCodes.Pending
+    /// The triggers dropped for the write, restored at its finish.
+    private var triggers: [Triggers] = []
+    /// The derived data following the write, in the order they are derived from one another.
+    private var followers: [any DerivedBulkWrite] = []
+    /// Those of ``followers`` told about each row.
+    private var rowFollowers: [any DerivedBulkWrite] = []
     private let timestamp: Int64
     private var highestIDBefore: Int64 = 0
     /// The highest id stored so far: a record with a higher id is new, no lookup needed.
@@ -58,8 +62,7 @@ final class BulkWriter {
     private var droppedIndexes: [(name: String, sql: String)] = []
     private var upsert: Statement?
     private var exists: Statement?
-    private var unindex: [Statement] = []
-    private var addToReindexList: Statement?
+    private var addToWrittenList: Statement?
     private var moveRecord: (copy: Statement, delete: Statement)?
 
     init(kind: Kind, database: Database, timestamp: Timestamp, indexing: Indexing = .atFinish)
@@ -68,9 +71,6 @@ final class BulkWriter {
         self.kind = kind
         self.indexing = indexing
         self.database = database
-        self.sync = try IndexSync(kind: kind, in: database)
-        self.sortCodes = SortCodes(of: kind)
-        self.pendingCodes = SortCodes.Pending(blocks: sortCodes.blocks)
         self.timestamp = StoredTime.value(of: timestamp)
     }
 
@@ -78,18 +78,17 @@ final class BulkWriter {
     func begin(replacingAll: Bool) throws {
         precondition(!replacingAll || indexing == .atFinish, "replacing all is a bulk write")
         if indexing == .atFinish {
-            // The log's triggers go too: instead of a change per row, the log notes that any
-            // record of the kind may have changed, and kept rankings of it are ranked again.
-            try database.execute(
-                sql: sync.dropTriggersSQL + SearchChanges.dropTriggersSQL(of: kind)
-                    + sortCodes.dropTriggersSQL + FieldVersions.dropTriggersSQL(of: kind))
-            try SearchChanges.noteBulkWrite(of: kind, in: database)
-            try FieldVersions.noteBulkWrite(of: kind, in: database)
+            let derived = try DerivedDataList.all(in: database)
+            triggers = derived.compactMap { $0.triggers(of: kind) }
+            try database.execute(sql: triggers.map(\.dropSQL).joined())
+            followers = try derived.compactMap { try $0.bulkWrite(of: kind, in: database) }
+            rowFollowers = followers.filter(\.followsRows)
+            if replacingAll {
+                try database.execute(sql: "DELETE FROM \(kind.tableName)")
+            }
+            for follower in followers { try follower.begin(replacingAll: replacingAll) }
         }
-        if replacingAll {
-            try database.execute(sql: sync.deleteAllSQL + sortCodes.blocks.deleteAllSQL)
-        }
-        try database.execute(sql: sync.createReindexListSQL)
+        try database.execute(sql: BulkWriteRows.createListSQL(of: kind))
         highestIDBefore = Int64(
             try database.fetchInt(sql: "SELECT max(id) FROM \(kind.tableName)") ?? 0)
         highestID = highestIDBefore
@@ -110,8 +109,7 @@ final class BulkWriter {
                 ON CONFLICT(id) DO UPDATE SET \(assignments.joined(separator: ", ")), created_at = coalesce(?\(created), created_at)
                 """)
         exists = try database.makeStatement(sql: "SELECT 1 FROM \(kind.tableName) WHERE id = ?1")
-        unindex = try sync.unindexRowSQL.map { try database.makeStatement(sql: $0) }
-        addToReindexList = try database.makeStatement(sql: sync.addToReindexListSQL)
+        addToWrittenList = try database.makeStatement(sql: BulkWriteRows.addToListSQL(of: kind))
         let copiedColumns = (columns + ["extra", "created_at", "updated_at"]).joined(
             separator: ", ")
         moveRecord = (
@@ -158,8 +156,9 @@ final class BulkWriter {
         if record.id == nil {
             try noteAssignedID()
         }
-        if indexing == .atFinish {
-            pendingCodes.set(record.sortCode, ofRow: record.id ?? database.lastInsertedRowID)
+        if !rowFollowers.isEmpty {
+            let id = record.id ?? database.lastInsertedRowID
+            for follower in rowFollowers { follower.wrote(id, row: row, of: records) }
         }
         return outcome
     }
@@ -188,7 +187,7 @@ final class BulkWriter {
     private func noteAssignedID() throws {
         let id = database.lastInsertedRowID
         if indexing == .atFinish && id <= highestIDBefore {
-            try addToReindexList?.execute([id])
+            try addToWrittenList?.execute([id])
         }
         highestID = max(highestID, id)
         assignedIDs.insert(id)
@@ -203,9 +202,7 @@ final class BulkWriter {
         try moveRecord.delete.execute([id])
         assignedIDs.remove(id)
         try noteAssignedID()
-        if let code = pendingCodes.code(ofRow: id) {
-            pendingCodes.set(code, ofRow: database.lastInsertedRowID)
-        }
+        for follower in rowFollowers { follower.moved(from: id, to: database.lastInsertedRowID) }
         onMove(id, database.lastInsertedRowID)
     }
 
@@ -215,19 +212,20 @@ final class BulkWriter {
         return try exists.firstRow([id]) { _ in true } ?? false ? .updated : .inserted
     }
 
-    /// Takes a stored row that is about to be replaced out of the index (once per import), and
-    /// lists a reused low id for indexing; rows above the old highest id are indexed anyway.
+    /// Lists a written id at or below the old highest, and tells the derived data when a stored
+    /// row is about to be replaced (once per write); rows above the old highest id are written
+    /// anyway.
     private func prepareIndex(forRecordWithID id: Int64?) throws -> Outcome {
-        guard let id, let exists, let addToReindexList else { return .inserted }
+        guard let id, let exists, let addToWrittenList else { return .inserted }
         if id > highestID {
             highestID = id
             return .inserted
         }
         let isStored = try exists.firstRow([id]) { _ in true } ?? false
         guard id <= highestIDBefore else { return isStored ? .updated : .inserted }
-        try addToReindexList.execute([id])
+        try addToWrittenList.execute([id])
         if isStored && database.changesCount == 1 {
-            for statement in unindex { try statement.execute([id]) }
+            for follower in followers { try follower.willReplace(id) }
         }
         return isStored ? .updated : .inserted
     }
@@ -245,30 +243,23 @@ final class BulkWriter {
         }
     }
 
-    /// Indexes the new and replaced rows and restores the triggers.
+    /// Brings every piece of derived data up to date with the rows written, and restores the
+    /// triggers.
     func finish() throws {
         guard indexing == .atFinish else { return }
-        try sync.withBulkSettings(in: database) {
-            for sql in sync.indexNewRowsSQL {
-                try database.makeStatement(sql: sql).execute([highestIDBefore])
-            }
-        }
-        for sizes in sync.sizes {
-            try sizes.rebuildImported(above: highestIDBefore, in: database)
-        }
-        try pendingCodes.write(in: database)
+        let written = BulkWriteRows(kind: kind, highestIDBefore: highestIDBefore)
+        for follower in followers { try follower.finish(written) }
         for index in droppedIndexes {
             try database.execute(sql: index.sql)
         }
         droppedIndexes = []
-        try database.execute(sql: sync.dropReindexListSQL)
         try database.execute(
-            sql: sync.createTriggersSQL + SearchChanges.createTriggersSQL(of: kind)
-                + sortCodes.createTriggersSQL + FieldVersions.createTriggersSQL(of: kind))
+            sql: BulkWriteRows.dropListSQL(of: kind) + ";" + triggers.map(\.createSQL).joined())
+        followers = []
+        rowFollowers = []
         upsert = nil
         exists = nil
-        unindex = []
-        addToReindexList = nil
+        addToWrittenList = nil
         moveRecord = nil
     }
 }

@@ -6,7 +6,7 @@ import FTSearchFormats
 /// `family_name`, `organization`, `employer`) are accepted too. `created_at` and `updated_at`
 /// (ISO 8601 times, as ``SearchIndex/export(_:as:to:)`` writes them) set the record's
 /// timestamps. Every other field is kept as an extra field with its JSON type.
-package enum FieldMapping {
+enum FieldMapping {
     /// The role an input field plays.
     enum Role: Hashable {
         case id
@@ -48,7 +48,7 @@ package enum FieldMapping {
 
     /// The kind a record with these field names holds: people when it has a first or last
     /// name, animals when it has a name, `nil` when it has neither.
-    package static func inferredKind(fromFieldNames names: [String]) -> Kind? {
+    static func inferredKind(fromFieldNames names: [String]) -> Kind? {
         let roles = Set(names.map { aliases[.people]?[normalizedName($0)] })
         if roles.contains(0) || roles.contains(1) { return .people }
         if names.contains(where: { aliases[.animals]?[normalizedName($0)] != nil }) {
@@ -62,7 +62,7 @@ package enum FieldMapping {
     /// - Throws: ``RecordValidationError`` when a searchable field is not a scalar, when two
     ///   fields give the same searchable field, when the id is not an integer, or when the
     ///   record lacks a name.
-    package static func record(of kind: Kind, from fields: [JSONMember])
+    static func record(of kind: Kind, from fields: [JSONMember])
         throws(RecordValidationError) -> Record
     {
         var roles = RoleCache()
@@ -220,12 +220,12 @@ package enum FieldMapping {
 }
 
 /// A well-formed record that is not a valid person or animal.
-package struct RecordValidationError: Error, Equatable, Sendable {
+struct RecordValidationError: Error, Equatable, Sendable {
     /// What is wrong, as a short lowercase phrase.
-    package var reason: String
+    var reason: String
 
     /// Creates an error with its reason.
-    package init(_ reason: String) {
+    init(_ reason: String) {
         self.reason = reason
     }
 }

@@ -62,7 +62,7 @@ public struct ImportSource {
     /// The total size in bytes, when known (for progress reports).
     public var size: Int64?
     /// The reader of the input's records.
-    package var reader: any RecordReader
+    var reader: any RecordReader
 
     /// A source that reads `bytes` as `format`, or as the format its first bytes show when
     /// `format` is nil.
@@ -81,8 +81,20 @@ public struct ImportSource {
             reader: try InputFormat.makeReader(for: bytes, format: format).reader)
     }
 
-    /// A source with its reader.
-    package init(path: String, size: Int64? = nil, reader: any RecordReader) {
+    /// A source whose records `reader` reads: one of ``InputFormat``'s readers, or a reader of
+    /// your own (see ``RecordReader``) — to check or change each record as it streams by, or
+    /// to import records from anything that is not a file.
+    ///
+    /// - Parameters:
+    ///   - name: What to call the input in problems and progress.
+    ///   - reader: The reader of its records.
+    ///   - size: The input's size in bytes, when known (for progress reports, which compare it
+    ///     with the reader's `bytesConsumed`).
+    public init(name: String, reader: any RecordReader, size: Int64? = nil) {
+        self.init(path: name, size: size, reader: reader)
+    }
+
+    init(path: String, size: Int64? = nil, reader: any RecordReader) {
         self.path = path
         self.size = size
         self.reader = reader

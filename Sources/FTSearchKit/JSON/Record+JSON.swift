@@ -4,7 +4,7 @@ import FTSearchFormats
 extension Record {
     /// `{"kind":"people","id":2,"fields":{...},"created_at":...,"updated_at":...}`: the shape of
     /// `ftsearch show --format json`, `add` and `update`.
-    package var jsonObject: JSONValue {
+    var jsonObject: JSONValue {
         .object([
             JSONMember(key: "kind", value: .string(kind.rawValue)),
             JSONMember(key: "id", value: .number(String(id ?? 0))),
@@ -22,7 +22,7 @@ extension Record {
     /// document, as `ftsearch export --format ndjson` writes it (and Meilisearch and Typesense
     /// load it): the id as a string, the searchable fields, the extra fields in their stored
     /// order, then the timestamps the record has.
-    package var documentMembers: [JSONMember] { documentMembers(idAsText: true) }
+    var documentMembers: [JSONMember] { documentMembers(idAsText: true) }
 
     /// The flat document, with the id as a string or as a number (`export --format json`).
     func documentMembers(idAsText: Bool) -> [JSONMember] {
@@ -33,6 +33,32 @@ extension Record {
             if let time { members.append(JSONMember(key: key, value: .string(time.description))) }
         }
         return members
+    }
+}
+
+extension AnyRecord {
+    /// `{"kind":"people","id":2,"fields":{...},"created_at":...,"updated_at":...}`: the shape
+    /// `ftsearch show --format json`, `add` and `update` print, and `GET /api/people/2`
+    /// answers.
+    public var jsonObject: JSONValue { record.jsonObject }
+
+    /// The record of `kind` that `fields` describe, named as an import names them
+    /// (`first_name`, `lastName`, `Company`, `name`, `id`, `created_at`, any extra field).
+    ///
+    /// ```swift
+    /// let fields = [JSONMember(key: "firstName", value: .string("Ann"))]
+    /// let ann = try AnyRecord(kind: .people, fields: fields)  // ann.person?.firstName == "Ann"
+    /// ```
+    ///
+    /// - Throws: ``RecordStoreError/invalidRecord(kind:position:reason:)`` when a searchable
+    ///   field is not a scalar, two fields give the same searchable field, the id is not an
+    ///   integer, or the record has no name.
+    public init(kind: Kind, fields: [JSONMember]) throws(RecordStoreError) {
+        do {
+            self.init(try FieldMapping.record(of: kind, from: fields))
+        } catch {
+            throw .invalidRecord(kind: kind, position: nil, reason: error.reason)
+        }
     }
 }
 

@@ -114,14 +114,13 @@ struct IndexSync {
         }
     }
 
-    /// Indexes the rows with an id above `?1`, and those listed in `temp.\(table)_reindex`:
-    /// one statement per index.
-    var indexNewRowsSQL: [String] {
+    /// Indexes the rows a bulk write stored (``BulkWriteRows``, its highest id before bound to
+    /// `?1`): one statement per index.
+    func indexSQL(of rows: BulkWriteRows) -> [String] {
         indexes.map {
             """
             INSERT INTO \($0.name)(rowid, \(columns))
-            SELECT id, \(columns) FROM \(table)
-            WHERE id > ?1 OR id IN (SELECT id FROM temp.\(table)_reindex)
+            SELECT id, \(columns) FROM \(table) WHERE \(rows.conditionSQL)
             """
         }
     }
@@ -137,21 +136,9 @@ struct IndexSync {
         }
     }
 
-    var createReindexListSQL: String {
-        "CREATE TEMP TABLE IF NOT EXISTS \(table)_reindex(id INTEGER PRIMARY KEY); DELETE FROM temp.\(table)_reindex"
-    }
-
-    var dropReindexListSQL: String { "DROP TABLE IF EXISTS temp.\(table)_reindex" }
-
-    var addToReindexListSQL: String {
-        "INSERT OR IGNORE INTO temp.\(table)_reindex(id) VALUES (?1)"
-    }
-
-    /// Empties the content table, the indexes and the row sizes (with the triggers dropped).
+    /// Empties the indexes (with the triggers dropped, the content table being emptied).
     var deleteAllSQL: String {
-        (["DELETE FROM \(table);"]
-            + indexes.map { "INSERT INTO \($0.name)(\($0.name)) VALUES ('delete-all');" }
-            + sizes.map(\.blocks.deleteAllSQL))
+        indexes.map { "INSERT INTO \($0.name)(\($0.name)) VALUES ('delete-all');" }
             .joined(separator: "\n")
     }
 

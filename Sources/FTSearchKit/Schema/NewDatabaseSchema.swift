@@ -4,8 +4,8 @@ extension Schema {
     /// Makes the schema of a new database: every migration's end state, in one step rather than
     /// the migrations one by one (as Rails loads `db/schema.rb` into a new database rather than
     /// replaying its migrations): the tables written out (``newDatabaseTablesSQL``), then each
-    /// kind's triggers as imports restore them (``IndexSync``, ``SearchChanges``,
-    /// ``SortCodes``).
+    /// kind's triggers as imports restore them: those of every piece of derived data
+    /// (``DerivedData/triggers(of:)``).
     ///
     /// Replaying the migrations made, rebuilt and renamed tables, reindexed empty indexes and
     /// created a history file to move no entries into: about 9 ms of the first import's, a
@@ -20,12 +20,10 @@ extension Schema {
     /// reads the same values.
     static func createNewDatabase(_ database: Database) throws {
         try database.execute(sql: newDatabaseTablesSQL)
+        let derived = try DerivedDataList.all(in: database)
         for kind in Kind.allCases {
             try database.execute(
-                sql: IndexSync(kind: kind, indexes: [.words(of: kind)]).createTriggersSQL
-                    + SearchChanges.createTriggersSQL(of: kind)
-                    + SortCodes(of: kind).createTriggersSQL
-                    + FieldVersions.createTriggersSQL(of: kind))
+                sql: derived.compactMap { $0.triggers(of: kind)?.createSQL }.joined())
         }
     }
 

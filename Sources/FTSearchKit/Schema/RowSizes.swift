@@ -99,16 +99,16 @@ struct RowSizes {
         try flush()
     }
 
-    /// Writes again the blocks of the rows an import indexed: those with an id above
-    /// `highestIDBefore`, and those listed in `temp.\(table)_reindex` (see ``IndexSync``).
-    func rebuildImported(above highestIDBefore: Int64, in database: Database) throws {
+    /// Writes again the blocks of the rows a bulk write stored.
+    func rebuild(_ written: BulkWriteRows, in database: Database) throws {
+        let highestIDBefore = written.highestIDBefore
         if highestIDBefore < Int64.max {
             try rebuild(from: highestIDBefore + 1, through: Int64.max, in: database)
         }
         let shift = blocks.blockShift
         var numbers: [Int64] = []
         try database.makeStatement(
-            sql: "SELECT DISTINCT id >> \(shift) FROM temp.\(kind.tableName)_reindex WHERE id <= ?1"
+            sql: "SELECT DISTINCT id >> \(shift) FROM \(written.listTable) WHERE id <= ?1"
         ).forEachRow([highestIDBefore]) { numbers.append($0.int64(at: 0)) }
         for number in numbers {
             try rebuild(from: number << shift, through: number << shift, in: database)

@@ -11,6 +11,15 @@ import FTSearchSQLite
 /// indexes; it was changed to stop before any release used migration 6, which drops them
 /// whether they exist or not, so every upgrade path ends at the same schema.)
 ///
+/// **What a migration does not freeze, it says it pins.** Two functions are registered on
+/// every connection rather than written in SQL: the `ftsearch` tokenizer and
+/// `ftsearch_sort_code`. Migrations that fill an index or the sort codes (4, 8, 10, 12, 13, 18)
+/// call them as the running ftsearch has them, on purpose: what they make is what that
+/// ftsearch reads, and a database is always filled by the tokenizer and codes of the ftsearch
+/// that opens it. A change to either is therefore a new migration that fills again what they
+/// made (as 8 and 18 re-index for the tokenizer's changes), never a silent one — and the
+/// tokens' change is also a change of ranking (see `ResultCache.rankingVersion`).
+///
 /// - `people` and `animals` hold the records; searchable columns are plain text (empty when
 ///   absent), every other input field is kept in `extra`, a JSON object; `created_at` and
 ///   `updated_at` are integer milliseconds since 1970 (see ``StoredTime``).

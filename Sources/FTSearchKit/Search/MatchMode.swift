@@ -16,10 +16,10 @@ public enum MatchMode: String, CaseIterable, Sendable, Codable {
 }
 
 /// How many typos a word of a given length may have and still match (Meilisearch's defaults).
-package enum TypoTolerance {
+enum TypoTolerance {
     /// The typos allowed for a query word of `length` letters: 0 up to 4, 1 up to 8, 2 beyond.
     /// A typo is a letter inserted, deleted or replaced, or two neighbouring letters swapped.
-    package static func allowedTypos(forLength length: Int) -> Int {
+    static func allowedTypos(forLength length: Int) -> Int {
         switch length {
         case ...4: 0
         case ...8: 1

@@ -146,7 +146,7 @@ extension MeilisearchRoutes {
     }
 
     /// `{"id":"2",...}` with only `fields` (all when nil or `*`).
-    static func document(_ record: Record, fields: [String]?) -> [JSONMember] {
+    static func document(_ record: AnyRecord, fields: [String]?) -> [JSONMember] {
         let fields = fields.flatMap { $0.contains("*") ? nil : Set($0) }
         return record.documentMembers.filter { fields?.contains($0.key) ?? true }
     }
@@ -312,7 +312,7 @@ extension MeilisearchRoutes {
                     let documents = DocumentReader(
                         base: reader, kind: kind, problem: problem, existing: existing)
                     try index.importRecords(
-                        from: [ImportSource(path: "body", reader: documents)],
+                        from: [ImportSource(name: "body", reader: documents)],
                         options: ImportOptions(
                             kind: kind, keepsStoredFields: updating,
                             maximumFieldSize: configuration.maximumFieldSize))

@@ -355,18 +355,18 @@ struct MeilisearchRoutes: Sendable {
     // MARK: Generic over the model
 
     static func records(of kind: Kind, in index: SearchIndex, after: Int64?, limit: Int?) throws
-        -> [Record]
+        -> [AnyRecord]
     {
         switch kind {
-        case .people: try index.findAll(Person.self, after: after, limit: limit).map(\.record)
-        case .animals: try index.findAll(Animal.self, after: after, limit: limit).map(\.record)
+        case .people: try index.findAll(Person.self, after: after, limit: limit).map(\.anyRecord)
+        case .animals: try index.findAll(Animal.self, after: after, limit: limit).map(\.anyRecord)
         }
     }
 
-    static func record(of kind: Kind, id: Int64, in index: SearchIndex) throws -> Record? {
+    static func record(of kind: Kind, id: Int64, in index: SearchIndex) throws -> AnyRecord? {
         switch kind {
-        case .people: try index.find(Person.self, id: id)?.record
-        case .animals: try index.find(Animal.self, id: id)?.record
+        case .people: try index.find(Person.self, id: id)?.anyRecord
+        case .animals: try index.find(Animal.self, id: id)?.anyRecord
         }
     }
 }

@@ -42,7 +42,7 @@ extension Routes {
         _ = try QueryParameters(request, allowing: [], maximumSize: configuration.maximumQuerySize)
         let fields = try await bodies.jsonObject(request)
         try checkFieldSizes(fields)
-        let record = try Self.validated(kind: kind, fields: fields)
+        let record = try AnyRecord(kind: kind, fields: fields)
         let stored = try await pool.write { index in try Self.insert(record, into: index) }
         var response = JSONResponse.make(stored.jsonObject, status: .created)
         response.headers[.location] = "/api/\(kind.rawValue)/\(stored.id ?? 0)"
@@ -81,40 +81,32 @@ extension Routes {
 
     // MARK: Generic over the model
 
-    private static func validated(kind: Kind, fields: [JSONMember]) throws -> Record {
-        do {
-            return try FieldMapping.record(of: kind, from: fields)
-        } catch {
-            throw RecordStoreError.invalidRecord(kind: kind, position: nil, reason: error.reason)
-        }
-    }
-
     private static func find<Model: RecordModel>(
         _ type: Model.Type, id: Int64, in index: SearchIndex
-    ) throws -> Record? {
-        try index.find(type, id: id)?.record
+    ) throws -> AnyRecord? {
+        try index.find(type, id: id)?.anyRecord
     }
 
-    private static func insert(_ record: Record, into index: SearchIndex) throws -> Record {
-        switch record.kind {
-        case .people: try index.insert(Person(record)).record
-        case .animals: try index.insert(Animal(record)).record
+    private static func insert(_ record: AnyRecord, into index: SearchIndex) throws -> AnyRecord {
+        switch record {
+        case .person(let person): try index.insert(person).anyRecord
+        case .animal(let animal): try index.insert(animal).anyRecord
         }
     }
 
     private static func update<Model: RecordModel>(
         _ type: Model.Type, id: Int64, with changes: [JSONMember], in index: SearchIndex
-    ) throws -> Record {
+    ) throws -> AnyRecord {
         try index.update(type, id: id) { model in
             let changedKeys = Set(changes.map(\.key))
-            var fields = model.record.allFields.filter { !changedKeys.contains($0.key) }
+            var fields = model.anyRecord.fields.filter { !changedKeys.contains($0.key) }
             fields += changes.filter {
                 $0.value != .null || Model.kind.searchableFields.contains($0.key)
             }
             .map { change in
                 change.value == .null ? JSONMember(key: change.key, value: .string("")) : change
             }
-            model = Model(fields: try validated(kind: Model.kind, fields: fields))
-        }.record
+            model = Model(try AnyRecord(kind: Model.kind, fields: fields))!
+        }.anyRecord
     }
 }

@@ -52,7 +52,7 @@ extension Routes {
             let (_, reader) = try InputFormat.makeReader(for: body, format: format)
             var skipped: [RecordProblem] = []
             let summary = try index.importRecords(
-                from: [ImportSource(path: "body", reader: reader)], options: options,
+                from: [ImportSource(name: "body", reader: reader)], options: options,
                 onSkip: { if skipped.count < 100 { skipped.append($0) } })
             return (summary, skipped)
         }

@@ -43,8 +43,8 @@ struct AddCommand: ContextualCommand {
     }
 
     private func insert<Model: RecordModel>(_ type: Model.Type, into index: SearchIndex) throws
-        -> Record
+        -> AnyRecord
     {
-        try index.insert(try fields.newModel(type)).record
+        try index.insert(try fields.newModel(type)).anyRecord
     }
 }

@@ -25,7 +25,7 @@ struct ShowCommand: ContextualCommand {
     init() {}
 
     func run(in context: CommandContext) throws {
-        guard let record = try global.openIndex(in: context).find(kind.modelType, id: id)?.record
+        guard let record = try global.openIndex(in: context).find(kind.modelType, id: id)?.anyRecord
         else {
             throw RecordStoreError.unknownIDs(kind: kind, ids: [id])
         }

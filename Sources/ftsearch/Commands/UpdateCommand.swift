@@ -50,10 +50,10 @@ struct UpdateCommand: ContextualCommand {
     }
 
     private func update<Model: RecordModel>(_ type: Model.Type, in index: SearchIndex) throws
-        -> Record
+        -> AnyRecord
     {
         try index.update(type, id: id) { model in
             model = try fields.applied(to: model, unsetting: unset)
-        }.record
+        }.anyRecord
     }
 }

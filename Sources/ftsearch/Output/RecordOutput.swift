@@ -4,16 +4,16 @@ import FTSearchKit
 enum RecordOutput {
     /// `{"kind":"people","id":2,"fields":{...},"created_at":...,"updated_at":...}`: the shape of
     /// a `query --format json` result, without the score, with the timestamps.
-    static func jsonObject(for record: Record) -> String {
+    static func jsonObject(for record: AnyRecord) -> String {
         record.jsonObject.jsonText
     }
 
     /// A two-column table of field names and values: text as it is, other JSON values as JSON.
-    static func table(for record: Record) -> String {
+    static func table(for record: AnyRecord) -> String {
         var table = TextTable(headers: ["field", "value"])
         table.showsHeaders = false
         table.append(plain: ["id", String(record.id ?? 0)])
-        for member in record.allFields {
+        for member in record.fields {
             table.append(plain: [member.key, member.value.scalarText ?? member.value.jsonText])
         }
         table.append(plain: ["created_at", record.createdAt?.description ?? ""])

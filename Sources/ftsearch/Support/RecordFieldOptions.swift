@@ -63,17 +63,15 @@ struct RecordFieldOptions: ParsableArguments {
 
     /// A new model with the given fields (the others empty).
     func newModel<Model: RecordModel>(_ type: Model.Type) throws -> Model {
-        let empty = Model.kind.searchableFields.map { _ in "" }
-        return try applied(to: Model(fields: Record(kind: Model.kind, searchableValues: empty)))
+        try applied(to: Model(emptyOf: Model.kind))
     }
 
     /// `model` with the given fields set and the extra fields named in `unset` removed.
     func applied<Model: RecordModel>(to model: Model, unsetting unset: [String] = []) throws
         -> Model
     {
-        var record = model.record
-        for (field, value) in searchableValues { record[field: field] = value }
-        var model = Model(fields: record)
+        var model = model
+        for (field, value) in searchableValues { model[field: field] = value }
         for member in try extraFields { model[extra: member.key] = member.value }
         for key in unset { model[extra: key] = nil }
         return model

@@ -79,7 +79,7 @@ import Testing
                             _ = try await pool.write { index in
                                 try index.importRecords(
                                     from: [
-                                        ImportSource(path: "b", reader: RecordList(fields: fields))
+                                        ImportSource(name: "b", reader: RecordList(fields: fields))
                                     ],
                                     options: ImportOptions(kind: .people, keepsStoredFields: true))
                             }
@@ -164,7 +164,7 @@ import Testing
         ]
         let summary = try await pool.write { index in
             try index.importRecords(
-                from: [ImportSource(path: "body", reader: RecordList(fields: given))],
+                from: [ImportSource(name: "body", reader: RecordList(fields: given))],
                 options: ImportOptions(kind: .people, skipInvalid: true, keepsStoredFields: true))
         }
         #expect(summary.updated[.people] == 2)
@@ -176,7 +176,7 @@ import Testing
         #expect(person.extra.map(\.key) == ["age", "city"])
         let replaced = try await pool.write { index in
             try index.importRecords(
-                from: [ImportSource(path: "body", reader: RecordList(fields: [given[1]]))],
+                from: [ImportSource(name: "body", reader: RecordList(fields: [given[1]]))],
                 options: ImportOptions(kind: .people, skipInvalid: true))
         }
         #expect(replaced.skipped == 1)  // replacing whole: no name

@@ -108,7 +108,7 @@ import Testing
             [("name", .string("Rex")), ("x", .number("1")), ("x", .number("2"))]
         ])
         try index.importRecords(
-            from: [ImportSource(path: "in.json", reader: reader)], options: ImportOptions())
+            from: [ImportSource(name: "in.json", reader: reader)], options: ImportOptions())
         #expect(throws: ExportError.duplicateField(kind: .animals, id: 1, name: "x")) {
             try index.export(.animals, as: .csv, to: MemoryOutput())
         }
@@ -164,7 +164,7 @@ import Testing
         let csv = try exported(.people, as: .csv)
         #expect(csv == "id,first_name,last_name,company,created_at,updated_at\n")
         let summary = try index.importRecords(
-            from: [ImportSource(path: "x.csv", reader: CSVReader(source: MemoryInput(csv)))],
+            from: [ImportSource(name: "x.csv", reader: CSVReader(source: MemoryInput(csv)))],
             options: ImportOptions())
         #expect(summary == ImportSummary())
     }

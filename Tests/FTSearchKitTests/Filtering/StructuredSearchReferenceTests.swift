@@ -79,7 +79,7 @@ import FTSearchTestSupport
             people.append(fields)
         }
         try index.importRecords(
-            from: [ImportSource(path: "people.json", reader: RecordList(fields: people))],
+            from: [ImportSource(name: "people.json", reader: RecordList(fields: people))],
             options: ImportOptions())
         let animals: [[(String, JSONValue)]] = (0..<120).map { offset in
             var fields: [(String, JSONValue)] = [
@@ -97,7 +97,7 @@ import FTSearchTestSupport
             return fields
         }
         try index.importRecords(
-            from: [ImportSource(path: "animals.json", reader: RecordList(fields: animals))],
+            from: [ImportSource(name: "animals.json", reader: RecordList(fields: animals))],
             options: ImportOptions())
     }
 

@@ -16,7 +16,7 @@ import FTSearchTestSupport
 
     private func run(_ fields: [[(String, JSONValue)]]) throws {
         try index.importRecords(
-            from: [ImportSource(path: "in.json", reader: RecordList(fields: fields))],
+            from: [ImportSource(name: "in.json", reader: RecordList(fields: fields))],
             options: ImportOptions())
     }
 

@@ -29,7 +29,7 @@ import FTSearchSQLite
         onSkip: @escaping (RecordProblem) -> Void = { _ in }
     ) throws -> ImportSummary {
         try index.importRecords(
-            from: [ImportSource(path: "in.json", reader: RecordList(fields: fields))],
+            from: [ImportSource(name: "in.json", reader: RecordList(fields: fields))],
             options: options, onSkip: onSkip)
     }
 
@@ -136,7 +136,7 @@ import FTSearchSQLite
         var skipped: [String] = []
         let summary = try index.importRecords(
             from: [
-                ImportSource(path: "a.ndjson", reader: RecordList([.success(good), .failure(bad)]))
+                ImportSource(name: "a.ndjson", reader: RecordList([.success(good), .failure(bad)]))
             ],
             options: ImportOptions(skipInvalid: true), onSkip: { skipped.append($0.description) })
         #expect(summary.inserted == [.animals: 1])
@@ -190,7 +190,7 @@ import FTSearchSQLite
         ])
         var skipped: [String] = []
         let summary = try index.importRecords(
-            from: [ImportSource(path: "zoo.json", reader: reader)],
+            from: [ImportSource(name: "zoo.json", reader: reader)],
             options: ImportOptions(skipInvalid: true),
             onSkip: { skipped.append($0.description) })
         #expect(summary.inserted == [.people: 1, .animals: 1])

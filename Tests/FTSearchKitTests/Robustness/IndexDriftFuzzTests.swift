@@ -114,7 +114,7 @@ import FTSearchSQLite
                 if fails { records.append([("first_name", .string("")), ("note", .string("x"))]) }
                 do {
                     try index.importRecords(
-                        from: [ImportSource(path: "in.json", reader: RecordList(fields: records))],
+                        from: [ImportSource(name: "in.json", reader: RecordList(fields: records))],
                         options: ImportOptions())
                     #expect(!fails, "\(context)")
                     model.merge(withID) { $1 }

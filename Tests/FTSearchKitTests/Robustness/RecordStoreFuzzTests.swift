@@ -98,7 +98,7 @@ import FTSearchTestSupport
                     model.people[id ?? highestID] = fields
                 }
                 try index.importRecords(
-                    from: [ImportSource(path: "in.json", reader: RecordList(fields: records))],
+                    from: [ImportSource(name: "in.json", reader: RecordList(fields: records))],
                     options: ImportOptions())
                 highestEverID = highestID
             default:

@@ -260,7 +260,7 @@ import FTSearchTestSupport
             ]
         }
         try index.importRecords(
-            from: [ImportSource(path: "again.json", reader: RecordList(fields: again))],
+            from: [ImportSource(name: "again.json", reader: RecordList(fields: again))],
             options: ImportOptions())
         let database = index.database
         let engine = QueryEngine(database: database, tokenizer: try index.tokenizer)

@@ -1,4 +1,4 @@
-import CSQLite
+import FTSearchSQLite
 import Testing
 import FTSearchTestSupport
 @_spi(Benchmarking) @testable import FTSearchKit
@@ -278,7 +278,7 @@ import FTSearchTestSupport
                 collector.recordHits(count, ofPhrase: 0, inColumn: column)
                 _ = collector.endRow(rowid: rowid) { size in
                     size = sizes[Int(rowid) - 1]
-                    return SQLITE_OK
+                    return SQLiteResultCode.ok.rawValue
                 }
             }
             return collector

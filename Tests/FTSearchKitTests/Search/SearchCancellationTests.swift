@@ -1,4 +1,3 @@
-import CSQLite
 import Synchronization
 import Testing
 import FTSearchTestSupport
@@ -25,7 +24,7 @@ import FTSearchSQLite
                 ]
             })
         try index.importRecords(
-            from: [ImportSource(path: "people.json", reader: reader)], options: ImportOptions())
+            from: [ImportSource(name: "people.json", reader: reader)], options: ImportOptions())
     }
 
     @Test func raisedFlagStopsTheSearchBeforeItStarts() throws {
@@ -80,7 +79,7 @@ import FTSearchSQLite
                 try database.fetchInt(sql: sql)
             }
         }
-        #expect(error?.resultCode == SQLITE_INTERRUPT)
+        #expect(error?.code == .interrupted)
         #expect(calls.load(ordering: .relaxed) == 6)
         // Removed afterwards: the same statement now runs to the end.
         #expect(try database.fetchInt(sql: sql) == 1_000_000)

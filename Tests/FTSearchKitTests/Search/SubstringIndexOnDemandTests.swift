@@ -97,7 +97,7 @@ import FTSearchSQLite
         throws
     {
         try index.importRecords(
-            from: [ImportSource(path: "input.json", reader: RecordList(fields: records))],
+            from: [ImportSource(name: "input.json", reader: RecordList(fields: records))],
             options: ImportOptions(replace: replacing))
     }
 

@@ -56,7 +56,7 @@ extension SearchIndex {
                 ]
             })
         return try importRecords(
-            from: [ImportSource(path: "people.json", reader: reader)], options: options)
+            from: [ImportSource(name: "people.json", reader: reader)], options: options)
     }
 
     /// Imports animals with these names.
@@ -64,7 +64,7 @@ extension SearchIndex {
     func importAnimals(_ names: [String]) throws -> ImportSummary {
         let reader = RecordList(fields: names.map { [("name", .string($0))] })
         return try importRecords(
-            from: [ImportSource(path: "animals.json", reader: reader)], options: ImportOptions())
+            from: [ImportSource(name: "animals.json", reader: reader)], options: ImportOptions())
     }
 
     /// The display names of the results for `text`, best first.

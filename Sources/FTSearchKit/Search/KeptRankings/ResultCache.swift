@@ -41,8 +41,9 @@ struct ResultCache {
     /// The longest ranking kept, in results (21 bytes each): pages further down are rare.
     static let longestKeptRanking = 500
     /// Part of every key. Change it whenever ftsearch orders results differently (ranking
-    /// rules, tokenizers), so that rankings an older ftsearch kept are never served.
-    /// 3: the field rule first (see ``RankTier``), and the tier's new layout.
+    /// rules, tokenizers), so that rankings an older ftsearch kept are never served:
+    /// `RankingVersionTests` fails when the order of its fixed searches changes at the same
+    /// version. 3: the field rule first (see ``RankTier``), and the tier's new layout.
     static let rankingVersion = 3
 
     /// The slot of the search that `plans` describe, as the indexes are now.

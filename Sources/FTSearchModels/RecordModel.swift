@@ -83,6 +83,33 @@ extension RecordModel {
 }
 
 extension RecordModel {
+    /// The value of the searchable field `name` (`first_name`, `last_name`, `company`;
+    /// `name`), for code generic over the kind; setting `nil` empties it.
+    ///
+    /// ```swift
+    /// var model = Person(emptyOf: .people)
+    /// model[field: "company"] = "Acme"
+    /// ```
+    ///
+    /// Reading a field the kind does not have gives nil; setting one is a programming error.
+    public subscript(field name: String) -> String? {
+        get { record[field: name] }
+        set {
+            var record = self.record
+            record[field: name] = newValue
+            self = Self(fields: record)
+        }
+    }
+
+    /// A model with every searchable field empty, no extra fields, no id and no timestamps,
+    /// for code generic over the kind to fill in with ``subscript(field:)``.
+    public init(emptyOf kind: Kind = Self.kind) {
+        precondition(kind == Self.kind, "a \(Self.kind.singularNoun) is made of its own kind")
+        self.init(
+            fields: Record(
+                kind: kind, searchableValues: Self.kind.searchableFields.map { _ in "" }))
+    }
+
     /// The model of positional fields of its kind.
     package init(fields record: Record) {
         precondition(
@@ -98,7 +125,7 @@ extension Kind {
     /// The model of this kind's records: ``Person`` or ``Animal``.
     ///
     /// ```swift
-    /// try index.find(kind.modelType, id: 3)?.record  // a person or an animal
+    /// try index.find(kind.modelType, id: 3)?.anyRecord  // a person or an animal
     /// ```
     public var modelType: any RecordModel.Type {
         switch self {

@@ -195,7 +195,7 @@ extension Timestamp: Codable {
 extension Timestamp {
     /// When the file at `path` was last modified, to the millisecond; nil when it cannot be
     /// read.
-    package static func modificationTime(ofFileAt path: String) -> Timestamp? {
+    public static func modificationTime(ofFileAt path: String) -> Timestamp? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         #if canImport(Darwin)

@@ -11,15 +11,6 @@ public enum Kind: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// The content table's name.
-    var tableName: String { rawValue }
-
-    /// The FTS5 index's name.
-    var indexName: String { "\(rawValue)_fts" }
-
-    /// The FTS5 index of folded trigrams, for substring matching.
-    var substringIndexName: String { "\(rawValue)_substring" }
-
     /// The singular noun, for messages: "person", "animal".
     public var singularNoun: String {
         switch self {
@@ -45,7 +36,7 @@ extension Set<Kind> {
 
     /// `people`, `animals` or `all`, as the command line, the server and the history name the
     /// set (the empty set is `none`).
-    package var name: String {
+    public var name: String {
         switch count {
         case Kind.allCases.count: "all"
         case 1: first!.rawValue
@@ -54,7 +45,7 @@ extension Set<Kind> {
     }
 
     /// The set ``name`` names, or nil for any other text.
-    package init?(name: String) {
+    public init?(name: String) {
         if name == "all" {
             self = .all
         } else if let kind = Kind(rawValue: name) {
