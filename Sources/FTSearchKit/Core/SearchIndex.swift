@@ -71,6 +71,8 @@ public final class SearchIndex {
     var memory: SearchMemory?
     /// The records' fields for filters, facets and sort, kept when there is no ``memory``.
     let fieldTables = FieldTableCache()
+    /// What the variant lookups of searches found, kept when there is no ``memory``.
+    let variantGates = VariantGates()
     /// How much memory this index's connections use for the file, when not what every
     /// connection starts with (see ``limitMemory(_:)``).
     private(set) var memoryLimits: ConnectionMemoryLimits?

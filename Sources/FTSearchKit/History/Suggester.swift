@@ -5,7 +5,8 @@ import FTSearchSQLite
 /// History entries whose key starts with the folded prefix come first, then entries with a later
 /// word starting with it (`mül` suggests "anna müller"). When history gives fewer than the limit,
 /// words of the indexed fields that start with the prefix's last word fill up the list, the
-/// words held by the most records first.
+/// words held by the most records first, each spelled as the records write it (`νικ` suggests
+/// Νίκος, not the index's folded `νικοσ`).
 struct Suggester {
     /// The records' database, for the index's words.
     let database: Database
@@ -24,9 +25,9 @@ struct Suggester {
             let known = Set(suggestions.map { HistoryKey.normalize($0.text, tokenizer: tokenizer) })
             let words = try vocabularySuggestions(
                 forPrefix: prefix, limit: options.limit + suggestions.count,
-                kinds: options.kinds)
-            suggestions += words.filter { !known.contains($0.text) }.prefix(
-                options.limit - suggestions.count)
+                kinds: options.kinds
+            ) { !known.contains($0) }
+            suggestions += words.prefix(options.limit - suggestions.count)
         }
         return suggestions
     }
@@ -118,27 +119,64 @@ struct Suggester {
         }
     }
 
-    /// Index words starting with the prefix's last token, completing the prefix's earlier words.
-    private func vocabularySuggestions(forPrefix prefix: String, limit: Int, kinds: Set<Kind>)
-        throws
-        -> [Suggestion]
-    {
-        let tokens = tokenizer.tokens(in: prefix).map(\.text)
+    /// Index words starting with the prefix's last token, after the prefix's text before it,
+    /// each spelled as the records write it (see ``spelling(of:kinds:)``); those whose folded
+    /// text (`lead + word`) `isNew` refuses are left out.
+    private func vocabularySuggestions(
+        forPrefix prefix: String, limit: Int, kinds: Set<Kind>, isNew: (String) -> Bool
+    ) throws -> [Suggestion] {
+        let tokens = tokenizer.tokens(in: prefix)
         guard let last = tokens.last, prefix.last?.isWhitespace != true else { return [] }
-        let lead = tokens.dropLast().map { $0 + " " }.joined()
+        let lead = tokens.dropLast().map { $0.text + " " }.joined()
+        let typedLead = String(
+            decoding: Array(prefix.utf8)[..<last.sourceRange.lowerBound], as: UTF8.self)
         let vocabularies = kinds.inOrder.map {
             "SELECT term, doc FROM \($0.tableName)_vocabulary WHERE term >= ?1 AND term < ?1 || char(1114111)"
         }
         let sql =
             "SELECT term, sum(doc) AS records FROM (\(vocabularies.joined(separator: " UNION ALL ")))"
             + " GROUP BY term ORDER BY records DESC, term LIMIT ?2"
-        var suggestions: [Suggestion] = []
-        try database.cachedStatement(sql: sql).forEachRow([last, limit]) { row in
-            suggestions.append(
-                Suggestion(
-                    text: lead + (row.text(at: 0) ?? ""), source: .index,
-                    count: row.int(at: 1), lastUsed: nil))
+        var words: [(term: String, records: Int)] = []
+        try database.cachedStatement(sql: sql).forEachRow([last.text, limit]) { row in
+            words.append((row.text(at: 0) ?? "", row.int(at: 1)))
         }
-        return suggestions
+        return try words.filter { isNew(lead + $0.term) }.map { word in
+            Suggestion(
+                text: typedLead + (try spelling(of: word.term, kinds: kinds)), source: .index,
+                count: word.records, lastUsed: nil)
+        }
+    }
+
+    /// How many records holding a word ``spelling(of:kinds:)`` reads, per kind.
+    static let spellingSample = 32
+
+    /// The index word `term` as the records write it: of the first ``spellingSample`` records
+    /// of each kind holding it (by id, people first), the spelling most of them use (`Müller`
+    /// rather than `MÜLLER` or `müller`, which fold alike), the first met on a
+    /// tie; `term` itself when none is found.
+    private func spelling(of term: String, kinds: Set<Kind>) throws -> String {
+        var counts: [String: (count: Int, first: Int)] = [:]
+        for kind in kinds.inOrder {
+            let fields = kind.searchableFields
+            try database.cachedStatement(
+                sql: """
+                    SELECT \(fields.joined(separator: ", ")) FROM \(kind.tableName)
+                    WHERE id IN (SELECT rowid FROM \(kind.indexName)(?1) LIMIT ?2) ORDER BY id
+                    """
+            ).forEachRow([SearchPattern.quoted(term), Self.spellingSample]) { row in
+                for column in fields.indices {
+                    guard let text = row.text(at: Int32(column)) else { continue }
+                    let utf8 = Array(text.utf8)
+                    for token in tokenizer.tokens(in: text) where token.text == term {
+                        let spelled = String(decoding: utf8[token.sourceRange], as: UTF8.self)
+                        let order = counts.count
+                        counts[spelled, default: (0, order)].count += 1
+                    }
+                }
+            }
+        }
+        return counts.max { a, b in
+            (a.value.count, b.value.first) < (b.value.count, a.value.first)
+        }?.key ?? term
     }
 }

@@ -22,6 +22,8 @@ public enum Ablation {
         case memory
         /// Vocabularies read from `fts5vocab` every time, not from `vocabulary_cache`.
         case vocabularyCache = "vocabulary-cache"
+        /// Variant lookups asked of FTS5 every time, not kept in ``VariantGates``.
+        case variantGates = "variant-gates"
     }
 
     /// The mechanisms taken away, for the whole process; set once, before searching.

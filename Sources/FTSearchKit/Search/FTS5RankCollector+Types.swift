@@ -3,16 +3,17 @@ import FTSearchSQLite
 extension FTS5RankCollector {
     /// For a plan of one token and one match phrase, the tier of each ``Signals`` value the
     /// signal phrases that hit a row can give: the match phrase's own signals and typos with
-    /// those.
+    /// those, and the plan's top field level (`topFieldLevel`), the best a row can have before
+    /// the columns it matched in are known.
     static func onePhraseTiers(
-        matchSignals: Signals, typos: Int
+        matchSignals: Signals, typos: Int, topFieldLevel: Int
     ) -> UnsafeMutableBufferPointer<Int> {
         buffer(
             (0..<8).map { raw in
                 let signals = Signals(rawValue: raw).union(matchSignals)
                 let isWhole = signals.contains(.whole)
                 return RankTier(
-                    wholeTokenMatches: isWhole ? 1 : 0, typos: typos,
+                    fieldLevels: topFieldLevel, wholeTokenMatches: isWhole ? 1 : 0, typos: typos,
                     infixMatches: !isWhole && !signals.contains(.startsWord) ? 1 : 0,
                     accentMatches: signals.contains(.accentExact) ? 1 : 0
                 ).rawValue

@@ -7,8 +7,8 @@ import FTSearchSQLite
 /// The auxiliary function `ftsearch_rank(fts, ?)` is called with this collector bound as a
 /// pointer, on the ranking query of a ``MatchPlan``: its match phrases first (any of a token's
 /// match phrases matches that token), then its signal phrases. For each row where every token
-/// has a match-phrase hit, it counts the row, takes its ``RankTier`` from the hits (whole-word
-/// matches, typos, infix matches, accent matches) and an upper bound of its bm25 score from the match phrases'
+/// has a match-phrase hit, it counts the row, takes its ``RankTier`` from the hits (the fields
+/// matched in, whole-word matches, typos, infix matches, accent matches) and an upper bound of its bm25 score from the match phrases'
 /// hits alone; only when that bound can reach the best `capacity` rows seen so far does it read
 /// the row's size (from the index's ``RowSizes`` byte, or its docsize table) and compute the
 /// exact score. The score is computed with the same expression,
@@ -32,6 +32,9 @@ final class FTS5RankCollector {
     let matchCount: Int
     /// The bm25 weight of each column.
     private let weights: UnsafeMutableBufferPointer<Double>
+    /// The field level of each column (see ``MatchPlan/fieldLevels``), and the highest.
+    private let columnLevels: UnsafeMutableBufferPointer<Int>
+    private let topFieldLevel: Int
     let capacity: Int
     /// The rows where every token matched.
     @exclusivity(unchecked) private(set) var total = 0
@@ -74,6 +77,8 @@ final class FTS5RankCollector {
     private let tokenStartsWord: UnsafeMutableBufferPointer<Bool>
     private let tokenTypos: UnsafeMutableBufferPointer<Int>
     private let tokenAccentExact: UnsafeMutableBufferPointer<Bool>
+    /// The level of the best field each token's match phrases hit in.
+    private let tokenFieldLevel: UnsafeMutableBufferPointer<Int>
     @exclusivity(unchecked) private var failure: Int32 = SQLiteResultCode.ok.rawValue
 
     /// Where row sizes are read from directly: the connection and the docsize table.
@@ -114,6 +119,8 @@ final class FTS5RankCollector {
         tokenCount = plan.tokenCount
         matchCount = plan.matchPhraseCount
         weights = Self.buffer(plan.weights)
+        columnLevels = Self.buffer(plan.fieldLevels)
+        topFieldLevel = plan.topFieldLevel
         self.capacity = capacity
         phraseTokens = Self.buffer(plan.phrases.map(\.token))
         phraseTypos = Self.buffer(plan.phrases.map(\.typos))
@@ -121,7 +128,8 @@ final class FTS5RankCollector {
         phraseStartsWord = Self.buffer(plan.phrases.map(\.startsWord))
         phraseIsAccentExact = Self.buffer(plan.phrases.map(\.isAccentExact))
         onePhraseTiers = Self.onePhraseTiers(
-            matchSignals: Self.signals(of: plan.phrases[0]), typos: plan.phrases[0].typos)
+            matchSignals: Self.signals(of: plan.phrases[0]), typos: plan.phrases[0].typos,
+            topFieldLevel: topFieldLevel)
         idf = Self.buffer(Array(repeating: 1.0, count: matchCount))
         frequencies = .allocate(capacity: matchCount)
         hitCounts = .allocate(capacity: matchCount)
@@ -130,6 +138,7 @@ final class FTS5RankCollector {
         tokenStartsWord = .allocate(capacity: tokenCount)
         tokenTypos = .allocate(capacity: tokenCount)
         tokenAccentExact = .allocate(capacity: tokenCount)
+        tokenFieldLevel = .allocate(capacity: tokenCount)
     }
 
     /// A collector made as this one was, that has collected nothing: for a ranking that must
@@ -143,7 +152,7 @@ final class FTS5RankCollector {
     deinit {
         closeSizeReader()
         for buffer in [weights, idf] { buffer.deallocate() }
-        for buffer in [phraseTokens, phraseTypos] { buffer.deallocate() }
+        for buffer in [phraseTokens, phraseTypos, columnLevels] { buffer.deallocate() }
         for buffer in [phraseIsWhole, phraseStartsWord, phraseIsAccentExact] { buffer.deallocate() }
         onePhraseTiers.deallocate()
         frequencies.deallocate()
@@ -153,6 +162,7 @@ final class FTS5RankCollector {
         tokenStartsWord.deallocate()
         tokenTypos.deallocate()
         tokenAccentExact.deallocate()
+        tokenFieldLevel.deallocate()
     }
 
     /// The candidates left, in no particular order, with their final scores: every row that
@@ -241,6 +251,7 @@ final class FTS5RankCollector {
             tokenStartsWord[token] = false
             tokenTypos[token] = Int.max
             tokenAccentExact[token] = false
+            tokenFieldLevel[token] = 0
         }
     }
 
@@ -267,6 +278,9 @@ final class FTS5RankCollector {
             hitCounts[index] += Int(count)
             tokenMatched[token] = true
             tokenTypos[token] = min(tokenTypos[token], phraseTypos[index])
+            if column < columnLevels.count {
+                tokenFieldLevel[token] = max(tokenFieldLevel[token], columnLevels[column])
+            }
         }
         if phraseIsWhole[index] { tokenWhole[token] = true }
         if phraseStartsWord[index] { tokenStartsWord[token] = true }
@@ -287,6 +301,7 @@ final class FTS5RankCollector {
         for phrase in 0..<matchCount {
             mostHits = max(mostHits, hitCounts[phrase])
         }
+        var fieldLevels = 0
         var wholeCount = 0
         var typos = 0
         var infix = 0
@@ -294,13 +309,15 @@ final class FTS5RankCollector {
         for token in 0..<tokenCount {
             // A row that only a signal phrase brought in does not match.
             guard tokenMatched[token] else { return SQLiteResultCode.ok.rawValue }
+            fieldLevels += tokenFieldLevel[token]
             if tokenWhole[token] { wholeCount += 1 }
             if !tokenStartsWord[token] && !tokenWhole[token] { infix += 1 }
             typos += tokenTypos[token]
             if tokenAccentExact[token] { accents += 1 }
         }
         let tier = RankTier(
-            wholeTokenMatches: wholeCount, typos: typos, infixMatches: infix,
+            fieldLevels: fieldLevels, wholeTokenMatches: wholeCount, typos: typos,
+            infixMatches: infix,
             accentMatches: accents
         ).rawValue
         return judge(
@@ -311,8 +328,9 @@ final class FTS5RankCollector {
         }
     }
 
-    /// For a plan of one token and one match phrase, the tier of a row that the signal
-    /// phrases `signals` hit.
+    /// For a plan of one token and one match phrase, the best tier of a row that the signal
+    /// phrases `signals` hit: its tier if its match phrase hit it in a column of the top field
+    /// level (``endRow(rowid:hits:tier:readSize:)`` lowers it for the columns hit).
     @inline(__always)
     func onePhraseTier(_ signals: Signals) -> Int {
         onePhraseTiers[signals.rawValue]
@@ -337,8 +355,8 @@ final class FTS5RankCollector {
 
     /// Ends row `rowid` of a plan of one token and one match phrase, without ``beginRow()``
     /// and ``recordHits(_:ofPhrase:inColumn:)``: its match phrase's hit count in each column
-    /// (which it zeroes), and its tier, ``onePhraseTier(_:)`` of the signal phrases that hit
-    /// it. The same verdict as ``endRow(rowid:readSize:)`` after those calls, the same
+    /// (which it zeroes), and ``onePhraseTier(_:)`` of the signal phrases that hit it, which
+    /// the field level of the best column hit makes its tier. The same verdict as ``endRow(rowid:readSize:)`` after those calls, the same
     /// frequency summed in the same order, the same double; a first search's hundreds of
     /// thousands of rows skip the per-token bookkeeping of plans of several.
     func endRow(
@@ -349,15 +367,18 @@ final class FTS5RankCollector {
         let weights = self.weights
         var frequency = 0.0
         var hitCount = 0
+        var fieldLevel = 0
         for column in 0..<weights.count {
             let count = hits[column]
             guard count > 0 else { continue }
             hits[column] = 0
+            fieldLevel = max(fieldLevel, columnLevels[column])
             let weight = weights[column]
             for _ in 0..<count { frequency += weight }
             hitCount += Int(count)
         }
         guard hitCount > 0 else { return SQLiteResultCode.ok.rawValue }
+        let tier = tier - (topFieldLevel - fieldLevel) * RankTier.fieldLevelUnit
         let idf = self.idf[0]
         let averageSize = self.averageSize
         let values = onePhraseValues

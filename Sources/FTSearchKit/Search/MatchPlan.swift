@@ -112,6 +112,11 @@ struct MatchPlan {
     let phrases: [Phrase]
     /// The bm25 weight of each column.
     let weights: [Double]
+    /// The level of each column for the field rule (see ``RankTier``): how many distinct
+    /// weights of the columns of every kind searched are below its own, so that the levels of
+    /// people and animals compare. With the default weights names (a person's first and last
+    /// name, an animal's name) are 1 and the company 0; columns weighted alike are all 0.
+    let fieldLevels: [Int]
     /// `{first_name company} : ` when the request restricts fields, else empty.
     let columnFilter: String
     /// The index columns that filter names, by number; nil when all are matched.
@@ -148,7 +153,8 @@ struct MatchPlan {
             ].map(String.init).joined(separator: ",")
         }
         let weights = weights.map { String($0) }.joined(separator: ",")
-        return ([index, weights, rankQuery] + roles).joined(separator: "\t")
+        let levels = fieldLevels.map(String.init).joined(separator: ",")
+        return ([index, weights, levels, rankQuery] + roles).joined(separator: "\t")
     }
 
     /// The FTS5 query matching the rows where the phrases selected by `include` hit (one of
@@ -157,6 +163,16 @@ struct MatchPlan {
         let texts = phrases.filter(include).map(\.text)
         guard !texts.isEmpty else { return nil }
         return columnFilter + "(" + texts.joined(separator: " OR ") + ")"
+    }
+
+    /// The highest level of ``fieldLevels``.
+    var topFieldLevel: Int { fieldLevels.max() ?? 0 }
+
+    /// The field level of each column weighted `weights`: the number of distinct weights of
+    /// `all` the columns searched below its own.
+    static func fieldLevels(of weights: [Double], among all: [Double]) -> [Int] {
+        let distinct = Set(all + weights)
+        return weights.map { weight in distinct.count { $0 < weight } }
     }
 
     /// Builds the plan of `request` for `kind`; `accentForms` has, for each token typed with
@@ -176,6 +192,8 @@ struct MatchPlan {
         self.kind = kind
         tokenCount = tokens.count
         weights = request.columnWeights(of: kind)
+        fieldLevels = Self.fieldLevels(
+            of: weights, among: request.kinds.inOrder.flatMap(request.columnWeights(of:)))
         if let columns = request.matchedColumns(of: kind) {
             guard !columns.isEmpty else { return nil }
             columnFilter = "{" + columns.joined(separator: " ") + "} : "

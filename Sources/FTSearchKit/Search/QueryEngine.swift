@@ -2,11 +2,13 @@ import FTSearchSQLite
 
 /// Runs ranked searches against the FTS5 indexes, in every ``MatchMode``.
 ///
-/// Order (the ranking rules): records matching more query tokens as whole words first (`ann`
-/// puts Ann above Annabelle, which bm25 alone would not), then fewer typos (fuzzy), then fewer
-/// tokens matched only inside a word (substring), then more tokens typed with accents matching
-/// the same accents (`mül` puts Müller above Mullins), then bm25 with field weights (names
-/// above company), then sort name and id, so equal results always come in the same order.
+/// Order (the ranking rules, see ``RankTier``): every query token must match; then tokens
+/// matched in more important fields first (a name above a company: `han` puts Hansen above a
+/// colleague at Hạn Trading); then more tokens matching whole words (`ann` puts Ann above
+/// Annabelle, which bm25 alone would not); then fewer typos (fuzzy, other spellings); then
+/// fewer tokens matched only inside a word (substring); then more tokens typed with accents
+/// matching the same accents (`mül` puts Müller above Mullins); then bm25 with field weights;
+/// then sort name, kind and id, so equal results always come in the same order.
 ///
 /// One plan gives that order: ``RankedPage`` (whose rankings of expensive searches the
 /// ``ResultCache`` keeps), for every page at any offset, for every match (no limit) and for a
@@ -39,6 +41,8 @@ struct QueryEngine {
     /// Where the records' fields are kept for filters, facets and sort; nil to read them for
     /// every search.
     var fieldTables: FieldTableCache?
+    /// Where the answers of variant lookups are kept; nil to ask FTS5 every time.
+    var variantGates: VariantGates?
 
     func search(_ request: SearchRequest) throws -> SearchResults {
         try request.validate()
@@ -144,7 +148,13 @@ struct QueryEngine {
     func plans(for request: SearchRequest) throws -> ([MatchPlan], SearchResults)? {
         let text = NameVariants.normalizedQuery(request.text)
         let typed = tokenizer.tokens(in: text)
-        guard let pattern = SearchPattern(tokens: typed.map(\.text)) else { return nil }
+        let wordIndexes = request.kinds.inOrder.map { FullTextIndex.words(of: $0).name }
+        guard
+            let pattern = SearchPattern(
+                tokens: JoinedNames.separating(typed.map(\.text)) { query in
+                    wordIndexes.contains { isHeld(query, in: $0) }
+                })
+        else { return nil }
         let firstTyped = pattern.tokens.map { token in typed.first { $0.text == token } }
         let accentForms = firstTyped.map { $0.flatMap { Self.accentForm(of: $0, in: text) } }
         let variants = firstTyped.map { token in
@@ -174,18 +184,20 @@ struct QueryEngine {
 
     /// Which of the variant `phrases` some row of `index` holds (their texts): one lookup of
     /// them all — each marked form by its gate (``NameVariants/gate(of:)``), one phrase for the
-    /// three markers — which finds nothing for most searches, then one per phrase. A phrase
-    /// that cannot be looked up (a damaged index) counts as held: the search then ranks what it
-    /// can or reports the error.
+    /// three markers — which finds nothing for most searches, then one per phrase; each answer
+    /// kept in ``variantGates`` while the index is unchanged. A phrase that cannot be looked up
+    /// (a damaged index) counts as held: the search then ranks what it can or reports the
+    /// error.
     private func heldPhrases(_ phrases: [MatchPlan.Phrase], in index: String) throws
         -> Set<String>
     {
+        let structure = try variantGates.map { _ in
+            try IndexStructure.record(ofIndexNamed: index, in: database)
+        }
         func isHeld(_ query: String) -> Bool {
-            do {
-                return try database.cachedStatement(sql: "SELECT 1 FROM \(index)(?1) LIMIT 1")
-                    .firstRow([query]) { _ in true } != nil
-            } catch {
-                return true
+            guard let variantGates, let structure else { return self.isHeld(query, in: index) }
+            return variantGates.isHeld(query, in: index, structure: structure) {
+                self.isHeld(query, in: index)
             }
         }
         var first: [String] = []
@@ -202,6 +214,17 @@ struct QueryEngine {
         }
         guard isHeld(first.joined(separator: " OR ")) else { return [] }
         return Set(phrases.map(\.text).filter(isHeld))
+    }
+
+    /// Whether some row of `index` matches the FTS5 `query`; true when the query cannot be
+    /// run (a damaged index): the search then ranks what it can or reports the error.
+    private func isHeld(_ query: String, in index: String) -> Bool {
+        do {
+            return try database.cachedStatement(sql: "SELECT 1 FROM \(index)(?1) LIMIT 1")
+                .firstRow([query]) { _ in true } != nil
+        } catch {
+            return true
+        }
     }
 
     /// The token as typed, in lowercase, when that differs from its folded form (`Mül` →

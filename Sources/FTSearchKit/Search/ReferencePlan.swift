@@ -63,6 +63,8 @@ extension QueryEngine {
             return "(m.rowid IN (SELECT rowid FROM \(plan.index)(\(parameter(query)))))"
         }
         let match = parameter(plan.matchQuery)
+        let fieldNames = plan.kind.searchableFields
+        var fields: [String] = []
         var whole: [String] = []
         var typos: [String] = []
         var infix: [String] = []
@@ -70,6 +72,16 @@ extension QueryEngine {
         for token in 0..<plan.tokenCount {
             if let accent = plan.query(ofPhrases: { $0.token == token && $0.isAccentExact }) {
                 accents.append(hits(accent))
+            }
+            // The level of the best field the token matched in: one for each level up to it.
+            if let matched = plan.query(ofPhrases: { $0.token == token && $0.isMatch }) {
+                for level in stride(from: 1, through: plan.topFieldLevel, by: 1) {
+                    let columns = fieldNames.indices.filter { plan.fieldLevels[$0] >= level }
+                    fields.append(
+                        hits(
+                            "{" + columns.map { fieldNames[$0] }.joined(separator: " ")
+                                + "} : (" + matched + ")"))
+                }
             }
             whole.append(hits(plan.query { $0.token == token && $0.isWhole }))
             let typoLevels = Set(
@@ -89,6 +101,7 @@ extension QueryEngine {
             }
         }
         let tier = RankTier.sql(
+            fields: fields.isEmpty ? "0" : fields.joined(separator: " + "),
             whole: whole.joined(separator: " + "),
             typos: typos.isEmpty ? "0" : typos.joined(separator: " + "),
             infix: infix.isEmpty ? "0" : infix.joined(separator: " + "),

@@ -25,6 +25,9 @@ extension SearchIndex {
             })
         engine.readsDoclists = readsDoclists
         engine.fieldTables = memory?.fieldTables ?? fieldTables
+        if Ablation.uses(.variantGates) {
+            engine.variantGates = memory?.variantGates ?? variantGates
+        }
         return engine
     }
 }

@@ -140,24 +140,31 @@ public struct SearchHit: Sendable, Equatable {
     public var record: AnyRecord
     /// The bm25 relevance with field weights; higher is better (0 when listing everything).
     public var score: Double
-    /// How many query tokens match a whole word of the record (ranked first).
+    /// How important the fields the query tokens matched in are (ranked first, more first):
+    /// the sum, over the tokens, of the level of the best field each matched in, a field's
+    /// level being the number of distinct lower weights among the fields of the kinds
+    /// searched. With the default weights a name (first, last, an animal's) is 1, a company 0.
+    public var fieldLevels: Int = 0
+    /// How many query tokens match a whole word of the record (ranked second, more first).
     public var wholeTokenMatches: Int
-    /// The typos of the record's match (fuzzy matching; ranked second, fewer first).
+    /// The typos of the record's match (fuzzy matching, other spellings; ranked third,
+    /// fewer first).
     public var typos: Int = 0
     /// How many query tokens match only inside a word, not at its start (substring matching;
-    /// ranked third, fewer first).
+    /// ranked fourth, fewer first).
     public var infixMatches: Int = 0
     /// How many query tokens typed with accents (or other letters that fold: ø, ß...) match
-    /// a word written with the same letters (ranked fourth, more first).
+    /// a word written with the same letters (ranked fifth, more first).
     public var accentMatches: Int = 0
 
     /// Creates a hit.
     public init(
-        record: AnyRecord, score: Double, wholeTokenMatches: Int, typos: Int = 0,
-        infixMatches: Int = 0, accentMatches: Int = 0
+        record: AnyRecord, score: Double, fieldLevels: Int = 0, wholeTokenMatches: Int,
+        typos: Int = 0, infixMatches: Int = 0, accentMatches: Int = 0
     ) {
         self.record = record
         self.score = score
+        self.fieldLevels = fieldLevels
         self.wholeTokenMatches = wholeTokenMatches
         self.typos = typos
         self.infixMatches = infixMatches
@@ -167,7 +174,8 @@ public struct SearchHit: Sendable, Equatable {
     /// The hit's rank before bm25 (see ``RankTier``).
     init(record: Record, score: Double, tier: RankTier) {
         self.init(
-            record: AnyRecord(record), score: score, wholeTokenMatches: tier.wholeTokenMatches,
+            record: AnyRecord(record), score: score, fieldLevels: tier.fieldLevels,
+            wholeTokenMatches: tier.wholeTokenMatches,
             typos: tier.typos, infixMatches: tier.infixMatches,
             accentMatches: tier.accentMatches)
     }

@@ -18,13 +18,20 @@ struct QueryCommand: ContextualCommand, SearchTextCommand {
             found as typed on other keyboards too (words of 3 letters or more, without \
             --fields): 'mueller' finds \
             Müller (and 'müller' Mueller), 'ivanov' Иванов, 'papadimitriou' Παπαδημητρίου, \
-            'jovanovic' Јовановић, 'فاطمه' فاطمة, 'حارثي' الحارثي. Whole-word \
-            matches rank first, then fewer typos (a spelling other than the one typed counts \
-            as one), then matches at the start of a word, then \
-            words matching with the accents typed, then bm25 relevance with names above \
-            companies. A search that finds nothing suggests a \
-            correction (table and json). Empty TEXT lists every record. Start TEXT with '-' \
-            after '--': ftsearch query -- -ann
+            'jovanovic' Јовановић, 'فاطمه' فاطمة, 'حارثي' الحارثي. A search that finds \
+            nothing suggests a correction (table and json). Empty TEXT lists every record. \
+            Start TEXT with '-' after '--': ftsearch query -- -ann
+
+            Ranking rules, in order (each decides between records the ones before tie):
+              1. words: every word of TEXT matches (required)
+              2. field: more words in more important fields (--weights; names > company)
+              3. whole words: more words matching a whole word ('ann': Ann > Annabelle)
+              4. typos: fewer (fuzzy; a spelling other than the one typed counts as one)
+              5. word starts: fewer words matched only inside a word (substring)
+              6. accents: more words matching the accents typed ('mül': Müller > Mullins)
+              7. relevance: bm25 with the field weights
+              8. order: sort name, then kind and id
+            So 'han' lists every Hansen above the people whose company is Hạn Trading.
             """)
 
     enum Grouping: String, CaseIterable, ExpressibleByArgument {

@@ -68,11 +68,19 @@ enum SearchTextCompletion {
     {
         let path = DatabaseLocation.resolve(
             explicitPath: databaseOption(in: words).map(shellUnquoted), environment: environment)
+        let prefix = shellUnquoted(typed)
         guard let index = try? SearchIndex(path: path, mode: .readOnly),
             let suggestions = try? index.suggestions(
-                forPrefix: shellUnquoted(typed), options: SuggestionOptions(limit: limit))
+                forPrefix: prefix, options: SuggestionOptions(limit: limit))
         else { return [] }
-        return suggestions.map(\.text)
+        // A shell keeps only the candidates that start with the word typed: an index word
+        // whose spelling does not (`Müller` for `mu`) is offered folded, as the index holds it.
+        return suggestions.map { suggestion in
+            guard suggestion.source == .index, !suggestion.text.hasPrefix(prefix),
+                let folded = try? index.foldedWords(in: suggestion.text)
+            else { return suggestion.text }
+            return folded.joined(separator: " ")
+        }
     }
 
     /// The value of the last `--db PATH` or `--db=PATH` among `words`.

@@ -196,22 +196,43 @@ import FTSearchSQLite
         try index.importAnimals(["Annie"])
         try search("annika lund", at: "2026-01-01T00:00:00Z")
         let all = try index.suggestions(forPrefix: "ann", options: SuggestionOptions(limit: 4))
-        #expect(all.map(\.text) == ["annika lund", "anna", "annex", "annie"])
+        #expect(all.map(\.text) == ["annika lund", "Anna", "Annex", "Annie"])
         #expect(all.map(\.source) == [.history, .index, .index, .index])
         #expect(all[1].count == 2)
         let onlyIndex = try index.suggestions(
             forPrefix: "anna m", options: SuggestionOptions(sources: [.index]))
-        #expect(onlyIndex.map(\.text) == ["anna muller"])
+        #expect(onlyIndex.map(\.text) == ["anna Müller"])
         let animals = try index.suggestions(
             forPrefix: "ann", options: SuggestionOptions(kinds: .animals, sources: [.index]))
-        #expect(animals.map(\.text) == ["annie"])
+        #expect(animals.map(\.text) == ["Annie"])
     }
 
     @Test func indexWordsAlreadySuggestedByHistoryAreNotRepeated() throws {
         let index = try index(at: "2026-01-10T00:00:00Z")
         try index.importPeople([("Anna", "Müller", "Annex")])
         try search("Anna", at: "2026-01-01T00:00:00Z")
-        #expect(try index.suggestions(forPrefix: "an").map(\.text) == ["Anna", "annex"])
+        #expect(try index.suggestions(forPrefix: "an").map(\.text) == ["Anna", "Annex"])
+    }
+
+    /// Words filled in from the index are spelled as the records write them, not as the
+    /// index folds them (`νικοσ`, `андреи`, `cetin`), the spelling most records use first;
+    /// the words typed before stay as typed.
+    @Test(arguments: [
+        ("νικ", ["Νίκος"]), ("ΝΙΚ", ["Νίκος"]), ("андр", ["Андрей"]), ("cet", ["Çetin"]),
+        ("mul", ["Müller"]), ("o'b", ["o'Brien"]), ("Andrej  çet", ["Andrej  Çetin"]),
+        ("stra", ["Straße"]), ("刘", ["刘"]),
+    ])
+    func indexWordsAreSpelledAsTheRecordsWriteThem(prefix: String, expected: [String]) throws {
+        let index = try index(at: "2026-01-10T00:00:00Z")
+        try index.importPeople([
+            ("Νίκος", "Παπάς", ""), ("Андрей", "Ёлкин", ""), ("Ali", "Çetin", ""),
+            ("Anna", "MÜLLER", ""), ("Jan", "Müller", ""), ("Eva", "Müller", ""),
+            ("Seán", "O'Brien", ""), ("Max", "Mustermann", "Hauptstraße"),
+            ("Ida", "Straße", ""), ("晓明", "刘", ""),
+        ])
+        let words = try index.suggestions(
+            forPrefix: prefix, options: SuggestionOptions(limit: 1, sources: [.index]))
+        #expect(words.map(\.text) == expected)
     }
 }
 

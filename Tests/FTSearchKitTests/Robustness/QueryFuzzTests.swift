@@ -119,10 +119,10 @@ import FTSearchSQLite
             }
             guard position > 0 else { continue }
             let previous = all.hits[position - 1]
-            // Whole-word matches, then fewer typos (a spelling other than the one typed), then
-            // words matched with the accents typed, then bm25.
+            // The fields matched in, then whole-word matches, then fewer typos (a spelling
+            // other than the one typed), then words matched with the accents typed, then bm25.
             let rank = { (hit: SearchHit) in
-                (hit.wholeTokenMatches, -hit.typos, hit.accentMatches)
+                (hit.fieldLevels, hit.wholeTokenMatches, -hit.typos, hit.accentMatches)
             }
             if rank(previous) < rank(hit)
                 || (rank(previous) == rank(hit) && previous.score < hit.score - 1e-9)
@@ -244,7 +244,8 @@ struct ReferenceMatcher {
             return Dictionary(
                 uniqueKeysWithValues: candidates.map { (Key(kind: $0.kind, id: $0.id), 0) })
         }
-        let queryTokens = tokens(text)
+        let queryTokens = separatingJoinedNames(
+            tokens(text), in: candidates.map { $0.fields.flatMap(tokens) })
         guard !queryTokens.isEmpty else { return [:] }
         let queryVariants = variants(of: text)
         var result: [Key: Int] = [:]
@@ -271,6 +272,37 @@ struct ReferenceMatcher {
         return result
     }
 
+    /// The query tokens with each Han, kana or Hangul word of two letters or more that starts
+    /// no word of the records split in two (see ``JoinedNames``): at its first cut where some
+    /// record holds both halves as words, else the first half as a word and a word starting
+    /// with the second.
+    func separatingJoinedNames(_ query: [[UInt8]], in records: [[[UInt8]]]) -> [[UInt8]] {
+        query.flatMap { token -> [[UInt8]] in
+            let letters = Array(String(decoding: token, as: UTF8.self).unicodeScalars)
+            guard letters.count >= 2, letters.allSatisfy(JoinedNames.isJoinedNameLetter),
+                !records.contains(where: { $0.contains { $0.starts(with: token) } })
+            else { return [token] }
+            let halves = (1..<letters.count).map { cut in
+                (
+                    Array(String(String.UnicodeScalarView(letters[..<cut])).utf8),
+                    Array(String(String.UnicodeScalarView(letters[cut...])).utf8)
+                )
+            }
+            for secondIsPrefix in [false, true] {
+                for (first, second) in halves
+                where records.contains(where: { words in
+                    words.contains(first)
+                        && words.contains {
+                            secondIsPrefix ? $0.starts(with: second) : $0 == second
+                        }
+                }) {
+                    return [first, second]
+                }
+            }
+            return [token]
+        }
+    }
+
     /// The other spellings of each word of `text` (German and Nordic ASCII spellings, Greek
     /// and Cyrillic romanizations, Arabic without the article), by its token.
     func variants(of text: String) -> [[UInt8]: [[UInt8]]] {
@@ -289,23 +321,52 @@ struct ReferenceMatcher {
     }
 
     /// Index words starting with the prefix's last token, the words held by most records first
-    /// (then in byte order), after the prefix's earlier tokens.
+    /// (then in byte order), after the prefix's text before that token, each spelled as most
+    /// of the first 32 records of each kind holding it (by id) write it, the first met on a tie.
     func vocabularySuggestions(forPrefix prefix: String, kinds: [Kind], limit: Int) -> [Word] {
-        let prefixTokens = tokens(prefix)
-        guard let last = prefixTokens.last, prefix.last?.isWhitespace != true else { return [] }
+        let prefixTokens = tokenizer.tokens(in: prefix)
+        guard let lastToken = prefixTokens.last, prefix.last?.isWhitespace != true else {
+            return []
+        }
+        let last = Array(lastToken.text.utf8)
         var counts: [[UInt8]: Int] = [:]
         for record in records where kinds.contains(record.kind) {
             for token in Set(record.fields.flatMap(tokens)) where token.starts(with: last) {
                 counts[token, default: 0] += 1
             }
         }
-        let lead = prefixTokens.dropLast().map { String(decoding: $0, as: UTF8.self) + " " }
-            .joined()
+        let lead = String(
+            decoding: Array(prefix.utf8)[..<lastToken.sourceRange.lowerBound], as: UTF8.self)
         return counts.sorted {
             $0.value != $1.value ? $0.value > $1.value : $0.key.lexicographicallyPrecedes($1.key)
         }
         .prefix(limit)
-        .map { Word(text: lead + String(decoding: $0.key, as: UTF8.self), count: $0.value) }
+        .map {
+            Word(
+                text: lead + spelling(of: String(decoding: $0.key, as: UTF8.self), kinds: kinds),
+                count: $0.value)
+        }
+    }
+
+    /// `term` as most of the first 32 records of each kind holding it write it.
+    func spelling(of term: String, kinds: [Kind]) -> String {
+        var spellings: [String] = []
+        for kind in kinds {
+            let holders = records.filter { record in
+                record.kind == kind
+                    && record.fields.contains { tokens($0).contains(Array(term.utf8)) }
+            }
+            for record in holders.sorted(by: { $0.id < $1.id }).prefix(32) {
+                for field in record.fields {
+                    let utf8 = Array(field.utf8)
+                    for token in tokenizer.tokens(in: field) where token.text == term {
+                        spellings.append(String(decoding: utf8[token.sourceRange], as: UTF8.self))
+                    }
+                }
+            }
+        }
+        let counts = Dictionary(spellings.map { ($0, 1) }, uniquingKeysWith: +)
+        return spellings.first { counts[$0] == counts.values.max() } ?? term
     }
 }
 

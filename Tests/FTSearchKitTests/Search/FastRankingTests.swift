@@ -149,6 +149,61 @@ import FTSearchTestSupport
     }
 }
 
+/// The field rule comes before whole words (see ``RankTier``): a query word that starts a
+/// last name ranks that person above every person whose company holds the word whole, in the
+/// fast plan (past its threshold: more company matches than the page holds) as in the
+/// reference plan; and the weights say which field is the more important.
+@Suite struct FieldRuleTests {
+    let directory: TemporaryDirectory
+    let index: SearchIndex
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        index = try SearchIndex.temporary(in: directory)
+        var random = SeededGenerator(seed: TestSettings.seed)
+        let colleagues = (0..<300).map { number in
+            ("Lee", "Wong\(number)", "Hạn Trading")
+        }
+        let hansens = (0..<30).map { number in ("Pat\(number)", "Hansen", "Acme") }
+        try index.importPeople((colleagues + hansens).shuffled(using: &random))
+        try index.importAnimals(["Han", "Hansel"])
+    }
+
+    @Test(arguments: [MatchMode.prefix, .fuzzy, .substring])
+    func aLastNamePrefixRanksAboveACompanyWordEqualToTheQuery(match: MatchMode) throws {
+        let request = SearchRequest(text: "han", kinds: .people, limit: 20, match: match)
+        let fast = try index.search(request)
+        #expect(fast == (try index.referenceSearch(request)))
+        #expect(fast.total == 330)
+        #expect(fast.hits.allSatisfy { $0.record[field: "last_name"] == "Hansen" })
+        #expect(fast.hits.allSatisfy { $0.fieldLevels == 1 && $0.wholeTokenMatches == 0 })
+        let last = try index.search(SearchRequest(text: "han", kinds: .people, offset: 30))
+        #expect(last.hits.first?.record[field: "company"] == "Hạn Trading")
+        #expect(last.hits.first?.fieldLevels == 0)
+    }
+
+    @Test func twoWordsCountTheFieldOfEach() throws {
+        let request = SearchRequest(text: "han pat", kinds: .people, limit: 5)
+        let fast = try index.search(request)
+        #expect(fast == (try index.referenceSearch(request)))
+        #expect(fast.hits.map(\.fieldLevels) == Array(repeating: 2, count: 5))
+    }
+
+    @Test func weightsSayWhichFieldCountsMore() throws {
+        let request = SearchRequest(
+            text: "han", kinds: .people, limit: 20, weights: ["company": 20])
+        let fast = try index.search(request)
+        #expect(fast == (try index.referenceSearch(request)))
+        #expect(fast.hits.allSatisfy { $0.record[field: "company"] == "Hạn Trading" })
+        // Alike weights leave the field rule out: whole words first again.
+        let alike = SearchRequest(
+            text: "han", kinds: .all, limit: 20, weights: ["company": 10])
+        let hits = try index.search(alike)
+        #expect(hits == (try index.referenceSearch(alike)))
+        #expect(hits.hits.allSatisfy { $0.wholeTokenMatches == 1 && $0.fieldLevels == 0 })
+    }
+}
+
 /// FTS5's own `bm25()` order for one word in companies of every length: shortest first.
 @Suite struct LongColumnRankingTests {
     @Test func longerCompaniesRankLowerExactlyAsBM25Does() throws {

@@ -194,17 +194,17 @@ import FTSearchSQLite
     }
 
     @Test func substringRanksWholeWordsThenPrefixesThenInfixes() throws {
-        // Ann (whole), Anna and "Annex" (prefix), Joanna and Hannah (infix).
+        // Ann (whole), Anna (prefix), Joanna and Hannah (infix) in names, then "Annex"
+        // (prefix) in a company: the field rule comes first.
         let hits = try index.search(SearchRequest(text: "ann", kinds: .people, match: .substring))
             .hits
         #expect(hits.map(\.record.displayName).first == "Ann Lee")
-        let tiers = hits.map { ($0.wholeTokenMatches, $0.infixMatches) }
-        #expect(tiers.first! == (1, 0))
-        #expect(tiers.last! == (0, 1))
-        #expect(
-            zip(tiers, tiers.dropFirst()).allSatisfy { a, b in
-                a.0 > b.0 || (a.0 == b.0 && a.1 <= b.1)
-            })
+        let tiers = hits.map { ($0.fieldLevels, $0.wholeTokenMatches, -$0.infixMatches) }
+        #expect(tiers.first! == (1, 1, 0))
+        #expect(tiers.last! == (0, 0, 0))
+        #expect(hits.last?.record[field: "company"]?.hasPrefix("Annex") == true)
+        #expect(tiers.contains { $0 == (1, 0, -1) })
+        #expect(zip(tiers, tiers.dropFirst()).allSatisfy { a, b in a >= b })
         #expect(hits.map(\.record.displayName).contains("Joanna Müller"))
     }
 

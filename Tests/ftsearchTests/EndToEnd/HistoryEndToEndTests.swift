@@ -41,7 +41,7 @@ import FTSearchTestSupport
         try query("annxx", at: "2026-01-01T11:00:00Z")
         #expect(
             try ftsearch.output(["suggest", "an", "--limit", "4"])
-                == "annex\nanna müller\nand\nann\n")
+                == "annex\nanna müller\nAND\nAnn\n")
         #expect(try ftsearch.output(["suggest", "mül", "--source", "history"]) == "anna müller\n")
         #expect(
             try ftsearch.output(["suggest", "an", "--source", "history", "--include-empty"])
@@ -55,7 +55,7 @@ import FTSearchTestSupport
             try ftsearch.output([
                 "suggest", "ann", "--format", "tsv", "--source", "index", "--limit", "1",
             ])
-                == "text\tsource\tcount\tlast_used\nannex\tindex\t2\t\n")
+                == "text\tsource\tcount\tlast_used\nAnnex\tindex\t2\t\n")
     }
 
     @Test func suggestIsNotRecordedAndIsSilentWithoutADatabase() throws {

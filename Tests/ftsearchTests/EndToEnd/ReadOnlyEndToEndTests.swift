@@ -66,7 +66,7 @@ import FTSearchTestSupport
                 + "\(ftsearch.databasePath) is read-only (you do not have permission to write it)\n"
         )
         for (arguments, expected) in [
-            (["stats"], "people"), (["check"], "ok"), (["suggest", "an"], "ann"),
+            (["stats"], "people"), (["check"], "ok"), (["suggest", "an"], "Ann"),
             (["history", "--format", "tsv"], ownerSearchedFirst ? "zoe" : "id\ttext"),
             (["show", "people", "1"], "Ann"), (["export", "--kind", "animals"], "Annie"),
         ] {

@@ -43,8 +43,8 @@ struct ResultCache {
     /// Part of every key. Change it whenever ftsearch orders results differently (ranking
     /// rules, tokenizers), so that rankings an older ftsearch kept are never served:
     /// `RankingVersionTests` fails when the order of its fixed searches changes at the same
-    /// version.
-    static let rankingVersion = 2
+    /// version. 3: the field rule first (see ``RankTier``), and the tier's new layout.
+    static let rankingVersion = 3
 
     /// The slot of the search that `plans` describe, as the indexes are now.
     func slot(for plans: [MatchPlan]) throws -> Slot {

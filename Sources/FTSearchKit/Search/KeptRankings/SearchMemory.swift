@@ -29,6 +29,8 @@ final class SearchMemory: Sendable {
     private let state = Mutex(State())
     /// The fields of each kind's records, for filters, facets and sort.
     let fieldTables = FieldTableCache()
+    /// What the variant lookups of searches found.
+    let variantGates = VariantGates()
     /// The most rankings kept.
     let capacity: Int
 
