@@ -3,10 +3,10 @@ import FTSearchKit
 
 // The values of the options that name library types.
 
-extension Kind: ExpressibleByArgument {}
-extension MatchMode: ExpressibleByArgument {}
-extension SuggestionOptions.Order: ExpressibleByArgument {}
-extension InputFormat: ExpressibleByArgument {}
+extension Kind: @retroactive ExpressibleByArgument {}
+extension MatchMode: @retroactive ExpressibleByArgument {}
+extension SuggestionOptions.Order: @retroactive ExpressibleByArgument {}
+extension InputFormat: @retroactive ExpressibleByArgument {}
 
 /// The value of `--kind`: `people`, `animals` or `all`.
 enum KindArgument: String, CaseIterable, ExpressibleByArgument {

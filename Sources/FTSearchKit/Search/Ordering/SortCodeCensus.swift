@@ -36,7 +36,7 @@ struct SortCodeCensus {
         }
         let before = below[first]
         let table = SortCodeTable(candidates, of: kind)
-        return try order.rows(
+        return order.rows(
             at: positions.lowerBound - before..<positions.upperBound - before, of: table
         )?.map(\.rowid)
     }

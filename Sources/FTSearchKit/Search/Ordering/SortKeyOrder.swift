@@ -18,26 +18,26 @@ struct SortKeyOrder {
             if rows.count > 1, Ablation.uses(.sortCodes),
                 let codes = try SortCodeTable(reading: rows, in: database)
             {
-                try self.rows(at: window, of: codes)
+                self.rows(at: window, of: codes)
             } else {
-                try byKeys(rows, at: window)
+                byKeys(rows, at: window)
             }
         return try ordered
             ?? Array(orderedInSQL(rows, first: window.upperBound).dropFirst(window.lowerBound))
     }
 
     /// The rows at positions `window` of the rows of `codes`, in this order.
-    func rows(at window: Range<Int>, of codes: SortCodeTable) throws
+    func rows(at window: Range<Int>, of codes: SortCodeTable)
         -> [(group: Int, kind: Kind, rowid: Int64)]?
     {
-        try codes.rows(at: window) { run, wanted in try byKeys(run[...], at: wanted) }
+        codes.rows(at: window) { run, wanted in byKeys(run[...], at: wanted) }
     }
 
     /// The rows at positions `window` of `rows`, every key read.
     private func byKeys(
         _ rows: ArraySlice<(group: Int, kind: Kind, rowid: Int64)>, at window: Range<Int>
-    ) throws -> [(group: Int, kind: Kind, rowid: Int64)]? {
-        try sortKeyTable(of: rows)?.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }
+    ) -> [(group: Int, kind: Kind, rowid: Int64)]? {
+        sortKeyTable(of: rows)?.rows(at: window).map { ($0.group, $0.kind, $0.rowid) }
     }
 
     /// The sort keys of `rows`, read in rowid order (each blob move then lands near the last);
