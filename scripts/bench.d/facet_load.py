@@ -24,6 +24,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from loopback import free_port, label, log  # noqa: E402
 from serve_load import CLIENTS, DURATION, ENV, run_server  # noqa: E402
+from serve_load import prepare as prepare_databases  # noqa: E402
 
 ROOT, WORK = sys.argv[1], sys.argv[2]
 SIZES = [100_000] if "--quick" in sys.argv else [1_000_000]
@@ -32,22 +33,7 @@ VENV_BIN = os.path.join(WORK, "venv", "bin")
 
 
 def prepare(n):
-    data = os.path.join(WORK, "data", str(n))
-    ft_db = os.path.join(WORK, f"facet-ftsearch-{label(n)}.db")
-    ds_db = os.path.join(WORK, f"serve-datasette-{label(n)}.db")
-    for suffix in ("", "-wal", "-shm", "-history"):
-        if os.path.exists(ft_db + suffix):
-            os.remove(ft_db + suffix)
-    log(f"importing {label(n)} into ftsearch...")
-    subprocess.run([os.path.join(BIN, "ftsearch"), "import", "--db", ft_db, "--quiet",
-                    os.path.join(data, "people.ndjson")], check=True, env=ENV)
-    if not os.path.exists(ds_db):
-        log(f"importing {label(n)} with sqlite-utils...")
-        subprocess.run([os.path.join(VENV_BIN, "sqlite-utils"), "insert", ds_db, "people",
-                        os.path.join(data, "people.csv"), "--csv", "--pk", "id"], check=True)
-        subprocess.run([os.path.join(VENV_BIN, "sqlite-utils"), "enable-fts", ds_db, "people",
-                        "first_name", "last_name", "company", "--fts5",
-                        "--tokenize", "unicode61 remove_diacritics 2"], check=True)
+    data, ft_db, ds_db = prepare_databases(n, "facet-ftsearch", "people.ndjson")
     queries = [line.split("\t", 1)[1].rstrip("\n")
                for line in open(os.path.join(data, "queries.tsv"), encoding="utf-8")
                if line.startswith("prefix1\t")][:100]

@@ -54,9 +54,11 @@ def typed_queries(data, count=200, seed=17):
     return [word[:length].lower() for word in words if word for length in range(1, min(len(word), 8) + 1)]
 
 
-def prepare(n):
+def prepare(n, ftsearch_name="serve-ftsearch", ftsearch_input="people.csv"):
+    """The ftsearch database WORK/<ftsearch_name>-N.db imported from WORK/data/N/<input>, and
+    Datasette's (people.csv with sqlite-utils, FTS5 enabled, made once): (data, ft_db, ds_db)."""
     data = os.path.join(WORK, "data", str(n))
-    ft_db = os.path.join(WORK, f"serve-ftsearch-{label(n)}.db")
+    ft_db = os.path.join(WORK, f"{ftsearch_name}-{label(n)}.db")
     ds_db = os.path.join(WORK, f"serve-datasette-{label(n)}.db")
     # Imported afresh every run, by the ftsearch under test: a database an older one built
     # may be of an older schema, which a --read-only server cannot upgrade.
@@ -65,7 +67,7 @@ def prepare(n):
             os.remove(ft_db + suffix)
     log(f"importing {label(n)} into ftsearch...")
     subprocess.run([os.path.join(BIN, "ftsearch"), "import", "--db", ft_db, "--quiet",
-                    os.path.join(data, "people.csv")], check=True, env=ENV)
+                    os.path.join(data, ftsearch_input)], check=True, env=ENV)
     if not os.path.exists(ds_db):
         log(f"importing {label(n)} with sqlite-utils...")
         subprocess.run([os.path.join(VENV_BIN, "sqlite-utils"), "insert", ds_db, "people",

@@ -87,11 +87,8 @@ extension QueryEngine {
                             of: request, plans: plans, admitted: admitted, total: results.total)
                     }
                 } else {
-                    let filtered = plans.map { plan in
-                        var plan = plan
-                        plan.rowFilter = RowFilter(
-                            admitted: admitted?[plan.kind], collectsMatches: needsMatches)
-                        return plan
+                    let filtered = plans.map {
+                        $0.admitting(admitted?[$0.kind], collectsMatches: needsMatches)
                     }
                     var page = request
                     if !request.sort.isEmpty || request.limit ?? 0 == 0 {
@@ -152,11 +149,8 @@ extension QueryEngine {
             plain.facets = []
             return try search(plain).hits
         }
-        let restricted = plans.map { plan in
-            var plan = plan
-            plan.rowFilter = RowFilter(
-                admitted: admitted[plan.kind] ?? RowSet(capacity: 0), collectsMatches: false)
-            return plan
+        let restricted = plans.map {
+            $0.admitting(admitted[$0.kind] ?? RowSet(capacity: 0), collectsMatches: false)
         }
         var page = request
         if page.limit == nil { page.limit = total - request.offset }

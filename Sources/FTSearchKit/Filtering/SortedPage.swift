@@ -187,11 +187,8 @@ struct SortedPage {
         case .ranked(let plans):
             let count = rows.values.reduce(0) { $0 + $1.count }
             guard count > 0 else { return positions }
-            let restricted = plans.map { plan in
-                var plan = plan
-                plan.rowFilter = RowFilter(
-                    admitted: rows[plan.kind] ?? RowSet(capacity: 0), collectsMatches: false)
-                return plan
+            let restricted = plans.map {
+                $0.admitting(rows[$0.kind] ?? RowSet(capacity: 0), collectsMatches: false)
             }
             var page = request
             (page.offset, page.limit) = (0, count)

@@ -125,6 +125,14 @@ struct MatchPlan {
     /// nil for a plain ranking.
     var rowFilter: RowFilter?
 
+    /// The plan ranking only the rows `admitted` (none when nil: every row), noting every match
+    /// when `collectsMatches`.
+    func admitting(_ admitted: RowSet?, collectsMatches: Bool) -> MatchPlan {
+        var plan = self
+        plan.rowFilter = RowFilter(admitted: admitted, collectsMatches: collectsMatches)
+        return plan
+    }
+
     var matchPhraseCount: Int { phrases.count { $0.isMatch } }
 
     /// Every token required: `{cols} : (("ann"* OR "anne") "mul"*)`.
