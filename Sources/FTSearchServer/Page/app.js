@@ -110,7 +110,6 @@ async function search({ append = false } = {}) {
   problem.hidden = true;
   try {
     const offset = append ? state.hits.length : 0;
-    const counts = append ? null : facetCounts(text).catch(() => null);
     let answer = await api("GET", "/api/search?" + query(searchParameters(text, offset)));
     let shown = text;
     if (!append && answer.total === 0 && answer.did_you_mean && !state.literal
@@ -130,7 +129,9 @@ async function search({ append = false } = {}) {
     if (!append) {
       const shown = sectionsBox.checked ? ["people"]
         : kindSelect.value === "all" ? ["people", "animals"] : [kindSelect.value];
-      const perKind = await counts;
+      // Counted once the results are drawn: asked beside them, the counts of every match
+      // shared the server's cores with the page of results and slowed each keystroke.
+      const perKind = await facetCounts(text).catch(() => null);
       if (generation !== state.generation) return; // the panel too is never drawn stale
       facets.draw(perKind, shown, sectionsBox.checked ? null : kindSelect);
       // Extra fields first seen in these results are counted by the next search.
