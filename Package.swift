@@ -71,11 +71,24 @@ let package = Package(
             dependencies: ["FTSearchSQLite"],
             swiftSettings: strictSettings
         ),
+        // The engine: the schema and its migrations, the derived data behind one interface, the
+        // text folding and the search pipeline (matching, scoring, ordering, keeping), filters,
+        // facets and sort. Its API to the facade is `package`; its public types (requests,
+        // results, filters) are re-exported by FTSearchKit.
         .target(
-            name: "FTSearchKit",
+            name: "FTSearchEngine",
             dependencies: ["FTSearchSQLite", "FTS5Segments", "FTSearchFormats", "FTSearchModels"],
             // Generates Text/LetterFoldingTable.swift.
             exclude: ["Text/generate-letter-folding.py"],
+            swiftSettings: strictSettings
+        ),
+        // The library apps use: `SearchIndex` and `SearchIndexPool` over the engine, with the
+        // store, import, export, history and maintenance.
+        .target(
+            name: "FTSearchKit",
+            dependencies: [
+                "FTSearchEngine", "FTSearchSQLite", "FTSearchFormats", "FTSearchModels",
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -149,7 +162,8 @@ let package = Package(
         .testTarget(
             name: "FTSearchKitTests",
             dependencies: [
-                "FTSearchKit", "FTSearchFormats", "FTSearchSQLite", "FTSearchTestSupport",
+                "FTSearchKit", "FTSearchEngine", "FTSearchFormats", "FTSearchSQLite",
+                "FTSearchTestSupport",
             ],
             exclude: ["Resources"],
             swiftSettings: strictSettings
@@ -170,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "ftsearchTests",
             dependencies: [
-                "ftsearch", "FTSearchKit", "FTSearchFormats", "FTSearchSQLite",
+                "ftsearch", "FTSearchKit", "FTSearchEngine", "FTSearchFormats", "FTSearchSQLite",
                 "FTSearchServeOptions",
                 "FTSearchTestSupport",
             ],

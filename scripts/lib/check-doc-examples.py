@@ -54,7 +54,7 @@ def comment_examples():
     """(file, line, lines) of every ```swift block in a /// comment of the library's public
     modules: FTSearchKit and the modules it re-exports."""
     paths = []
-    for module in ["FTSearchKit", "FTSearchModels", "FTSearchFormats"]:
+    for module in ["FTSearchKit", "FTSearchEngine", "FTSearchModels", "FTSearchFormats"]:
         paths += glob.glob(os.path.join(ROOT, "Sources", module, "**/*.swift"), recursive=True)
     for path in sorted(paths):
         lines = open(path, encoding="utf-8").read().split("\n")

@@ -5,3 +5,6 @@
 // Likewise the records (`Person`, `Animal`, `AnyRecord`, `Kind`, `Timestamp`), defined in
 // FTSearchModels with no storage in them.
 @_exported public import FTSearchModels
+// And what searches take and give (`SearchRequest`, `SearchResults`, `Filter`, `SortKey`),
+// defined in FTSearchEngine with the pipeline that answers them.
+@_exported public import FTSearchEngine

@@ -60,22 +60,8 @@ extension SearchIndex {
         return database
     }
 
-    /// What every connection to an ftsearch database needs before it reads an index: ftsearch's
-    /// tokenizers and ranking function, and the file mapped into memory (ranking reads index
-    /// pages and row sizes all over the file: mapping it spares copying each page through
-    /// read(2) into a small page cache, https://sqlite.org/mmap.html). Writes still go through
-    /// write(2).
-    static func configure(_ database: Database) throws(SQLiteError) {
-        try database.registerSearchExtensions()
-        try database.execute(sql: "PRAGMA mmap_size = \(mappedBytes)")
-    }
-
     /// The settings of a connection that may write, before it reads anything.
     static let writingSettingsSQL = "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL"
-
-    /// How much of the file every connection maps, unless its ``ConnectionMemoryLimits`` say
-    /// otherwise: a gigabyte.
-    static let mappedBytes = 1 << 30
 
     /// Runs `body` with this index's connection reading through its page cache instead of the
     /// file's mapping: for one pass over a whole table, whose mapped pages would otherwise all
@@ -112,7 +98,7 @@ extension SearchIndex {
                 throw DatabaseOpenError.notADatabase(
                     path: path, reason: "it holds tables of another program")
             }
-            try configure(database)
+            try database.configureForSearch()
             if let readOnlyReason {
                 guard facts.version == latest else {
                     throw ReadOnlyDatabaseError(

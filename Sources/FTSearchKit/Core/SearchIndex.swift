@@ -135,19 +135,6 @@ public final class SearchIndex {
         rankingHelper = .unavailable
     }
 
-    /// Opens another connection to the database at `path`, set up as every connection is (see
-    /// ``SearchIndex/configure(_:)``).
-    static func openAdditionalConnection(
-        path: String, memoryLimits: ConnectionMemoryLimits? = nil
-    )
-        throws(SQLiteError) -> Database
-    {
-        let database = try Database(path: path)
-        try configure(database)
-        try memoryLimits?.apply(to: database)
-        return database
-    }
-
     /// Uses `limits` on this index's connections (its ranking helper's too) instead of the
     /// gigabyte every connection maps (see ``ConnectionMemoryLimits``) and SQLite's 2 MiB page cache.
     public func limitMemory(_ limits: ConnectionMemoryLimits) throws {

@@ -88,7 +88,7 @@ struct NewDatabaseBuild {
         do {
             database = try Database(path: stagingPath, mode: .readWriteCreate)
             try database.execute(sql: SearchIndex.writingSettingsSQL)
-            try SearchIndex.configure(database)
+            try database.configureForSearch()
             // What a file nobody else reads needs instead. The journal only has to make a
             // failed import's rollback work: a crash leaves a staging file that is never used.
             // Not mapped: out of WAL mode, the pages the import reads back (FTS5 merging its

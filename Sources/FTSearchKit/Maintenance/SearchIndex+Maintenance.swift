@@ -17,16 +17,14 @@ extension SearchIndex {
             if let line = row.text(at: 0), line != "ok" { problems.append(.integrity(line)) }
         }
         let scratch = readOnlyReason == nil ? database : try temporaryCopy()
-        for data in try DerivedDataList.all(in: database) {
-            problems += try data.problems(in: database, scratch: scratch)
-        }
+        problems += try DerivedDataList.problems(in: database, scratch: scratch)
         return problems
     }
 
     /// A copy of the database in a temporary file that SQLite deletes when it is closed.
     private func temporaryCopy() throws -> Database {
         let copy = try Database(path: "")
-        try Self.configure(copy)
+        try copy.configureForSearch()
         try database.copy(into: copy)
         return copy
     }
@@ -39,7 +37,7 @@ extension SearchIndex {
     public func rebuild() throws {
         try requireWriteAccess(for: "rebuild the indexes")
         try database.inTransaction(.immediate) {
-            for data in try DerivedDataList.all(in: database) { try data.rebuild(in: database) }
+            try DerivedDataList.rebuild(in: database)
         }
     }
 
@@ -55,7 +53,7 @@ extension SearchIndex {
         try requireWriteAccess(for: "optimize the database")
         let before = try sizeInBytes()
         try database.inTransaction(.immediate) {
-            for data in try DerivedDataList.all(in: database) { try data.optimize(in: database) }
+            try DerivedDataList.optimize(in: database)
             try database.execute(sql: "ANALYZE")
         }
         if try database.fetchInt(sql: "PRAGMA freelist_count") ?? 0 > 0 {
@@ -65,33 +63,5 @@ extension SearchIndex {
         try historyDatabase.checkpoint()
         let after = try sizeInBytes()
         return (before, after)
-    }
-}
-
-/// A problem ``SearchIndex/check()`` found.
-public enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
-    /// SQLite's integrity check reported this line (https://sqlite.org/pragma.html#pragma_integrity_check).
-    case integrity(String)
-    /// A full-text index does not hold exactly the words of its table's rows:
-    /// ``SearchIndex/rebuild()`` mends it.
-    case indexMismatch(index: String, table: String)
-    /// A word index's table of row sizes, kept for ranking, disagrees with the index:
-    /// ``SearchIndex/rebuild()`` mends it.
-    case rowSizesMismatch(table: String, index: String)
-    /// A kind's table of sort codes, kept for ordering ties by name, disagrees with its
-    /// records: ``SearchIndex/rebuild()`` mends it.
-    case sortCodesMismatch(table: String, records: String)
-
-    /// A sentence saying what is wrong.
-    public var description: String {
-        switch self {
-        case .integrity(let line): line
-        case .indexMismatch(let index, let table):
-            "the \(index) index does not match the \(table) table"
-        case .rowSizesMismatch(let table, let index):
-            "the \(table) table does not match the \(index) index"
-        case .sortCodesMismatch(let table, let records):
-            "the \(table) table does not match the \(records) table"
-        }
     }
 }

@@ -1,3 +1,5 @@
+@_spi(Benchmarking) import FTSearchEngine
+
 /// Searching: ranked matches of a text, in any match mode.
 extension SearchIndex {
     /// Runs a ranked prefix search.

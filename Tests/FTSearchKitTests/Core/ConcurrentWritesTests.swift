@@ -3,6 +3,7 @@ import FTSearchSQLite
 import FTSearchTestSupport
 import Testing
 
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 
 /// Writes of every kind through a pool's one writer — inserts, updates, imports, imports that

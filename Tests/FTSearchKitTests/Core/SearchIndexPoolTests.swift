@@ -4,6 +4,7 @@ import Synchronization
 import Glibc
 import Testing
 
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 
 /// Many searches at once beside a writer, in one process: every answer must be exactly what the

@@ -3,6 +3,7 @@ import Foundation
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// Export, import into an empty database, export again: the same bytes, in every format, on

@@ -4,6 +4,7 @@ import FTSearchSQLite
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 @Suite struct ExportTests {
@@ -186,6 +187,6 @@ import Testing
         try index.export(.people, as: .ndjson, to: probe)
         #expect(!probe.mappedBytes.isEmpty)
         #expect(probe.mappedBytes.allSatisfy { $0 == 0 })
-        #expect(try index.database.fetchInt(sql: "PRAGMA mmap_size") == SearchIndex.mappedBytes)
+        #expect(try index.database.fetchInt(sql: "PRAGMA mmap_size") == Database.searchMappedBytes)
     }
 }

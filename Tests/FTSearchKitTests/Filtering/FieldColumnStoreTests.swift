@@ -1,6 +1,7 @@
 import Testing
 import FTSearchSQLite
 import FTSearchTestSupport
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// The fields filters read, kept on disk (``FieldColumnStore``) and the matches of searches

@@ -1,5 +1,6 @@
 import Testing
 import FTSearchTestSupport
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// The fields kept in memory for filters follow every write: a single-record insert, update

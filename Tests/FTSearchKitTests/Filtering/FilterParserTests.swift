@@ -1,4 +1,5 @@
 import Testing
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// Meilisearch's filter syntax, read into ``Filter`` values.

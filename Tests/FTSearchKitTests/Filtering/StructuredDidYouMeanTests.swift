@@ -1,5 +1,6 @@
 import Testing
 import FTSearchTestSupport
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// A search that filters, sorts or counts facets and finds nothing suggests a correction as a

@@ -1,5 +1,6 @@
 import Testing
 import FTSearchTestSupport
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// Filters, sort and facets against a reference model written here from the imported records

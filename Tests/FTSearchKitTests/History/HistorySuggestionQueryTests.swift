@@ -2,6 +2,7 @@ import FTSearchSQLite
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// History suggestions read the key index for entries starting with the prefix and scan for

@@ -1,6 +1,7 @@
 @testable import FTSearchFormats
 import Testing
 import FTSearchTestSupport
+@testable import FTSearchEngine
 @testable import FTSearchKit
 import FTSearchSQLite
 

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// csv-spectrum (max-mapper/csv-spectrum): every `csvs/NAME.csv` must read as exactly the records

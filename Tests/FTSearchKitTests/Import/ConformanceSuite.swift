@@ -1,6 +1,7 @@
 @testable import FTSearchFormats
 import Foundation
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// The third-party conformance suites copied into `Tests/FTSearchKitTests/Resources` (see the

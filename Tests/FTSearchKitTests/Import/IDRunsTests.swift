@@ -1,6 +1,7 @@
 import Testing
 import FTSearchTestSupport
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// The runs an import keeps of the ids SQLite gave: the same answers as a plain set, whatever

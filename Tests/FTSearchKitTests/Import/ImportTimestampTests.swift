@@ -2,6 +2,7 @@
 import Testing
 import FTSearchTestSupport
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// An import keeps the `created_at` and `updated_at` its input gives.

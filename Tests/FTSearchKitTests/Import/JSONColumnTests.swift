@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// Columns whose header ends in `:json` hold JSON values, in CSV and in TSV alike.

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// JSONTestSuite (nst/JSONTestSuite): `y_` documents must be accepted with the value Foundation's

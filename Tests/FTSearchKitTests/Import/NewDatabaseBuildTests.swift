@@ -2,6 +2,7 @@ import Foundation
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 import FTSearchSQLite
 

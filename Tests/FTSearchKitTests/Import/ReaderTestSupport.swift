@@ -1,4 +1,5 @@
 @testable import FTSearchFormats
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// What a reader produced for one call: a record, or an error.

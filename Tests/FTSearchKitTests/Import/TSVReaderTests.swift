@@ -1,6 +1,7 @@
 @testable import FTSearchFormats
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 @Suite struct TSVReaderTests {

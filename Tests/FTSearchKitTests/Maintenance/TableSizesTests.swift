@@ -1,6 +1,7 @@
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// `SearchIndex.tableSizes(of:)`: the pages of one kind's tables, and only that kind's.

@@ -2,6 +2,7 @@ import FTSearchSQLite
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// An id is never given twice (migration 16, AUTOINCREMENT): a record added after the one with

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// Replays every input in `Fixtures/fuzz-regressions/` — inputs that once failed a fuzz case —

@@ -1,4 +1,5 @@
 @testable import FTSearchFormats
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// The input formats the readers are fuzzed in.

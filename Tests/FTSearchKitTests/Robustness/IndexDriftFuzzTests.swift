@@ -3,6 +3,7 @@ import Testing
 import FTSearchTestSupport
 import FTSearchSQLite
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// The full-text index never drifts from the records, whatever ids they have: random sequences

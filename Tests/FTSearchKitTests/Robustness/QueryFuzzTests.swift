@@ -1,6 +1,7 @@
 import Testing
 import FTSearchTestSupport
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 import FTSearchSQLite
 

@@ -2,6 +2,7 @@
 import Testing
 import FTSearchTestSupport
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// Thousands of generated and mutated inputs through every reader, in random chunk and buffer

@@ -2,6 +2,7 @@
 import Testing
 import FTSearchTestSupport
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// Thousands of random inserts, updates and deletes through the store API, mixed with imports,

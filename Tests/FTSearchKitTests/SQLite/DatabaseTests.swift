@@ -2,6 +2,7 @@ import Dispatch
 import CSQLite
 import Testing
 import FTSearchTestSupport
+@testable import FTSearchEngine
 @testable import FTSearchKit
 import FTSearchSQLite
 

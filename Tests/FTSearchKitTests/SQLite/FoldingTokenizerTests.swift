@@ -1,5 +1,6 @@
 import Testing
 import FTSearchTestSupport
+@testable import FTSearchEngine
 @testable import FTSearchKit
 import FTSearchSQLite
 
@@ -71,7 +72,7 @@ import FTSearchSQLite
 
     @Test func trigramTokenizerPadsAndAnchorsWords() throws {
         let trigrams = try FTS5Tokenizer(
-            database: SearchIndex.openAdditionalConnection(path: ":memory:"),
+            database: Database.openAdditionalConnection(path: ":memory:"),
             name: FoldingTokenizer.trigramName)
         // Queries: no padding unless anchored; shorter than three letters comes out whole.
         #expect(trigrams.tokens(in: "Anna").map(\.text) == ["ann", "nna"])

@@ -1,4 +1,5 @@
 import Testing
+@testable import FTSearchEngine
 @testable import FTSearchKit
 import FTSearchSQLite
 

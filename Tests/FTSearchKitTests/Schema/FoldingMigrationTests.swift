@@ -3,6 +3,7 @@ import FTSearchSQLite
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// A database of schema 7, indexed and keyed with the folding of its time, is upgraded to fold

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 import FTSearchSQLite
 

@@ -2,6 +2,7 @@ import FTSearchSQLite
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// A database of schema 16, indexed by a tokenizer without variant forms, is re-indexed with

@@ -1,5 +1,6 @@
 import Testing
 import FTSearchTestSupport
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 import FTSearchSQLite
 

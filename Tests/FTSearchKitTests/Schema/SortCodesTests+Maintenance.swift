@@ -3,6 +3,7 @@ import FTSearchSQLite
 import FTSearchTestSupport
 import Testing
 
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 
 /// The sort codes through `check`, `rebuild`, migrations, renames and imports (see

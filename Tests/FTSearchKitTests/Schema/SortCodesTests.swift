@@ -3,6 +3,7 @@ import FTSearchSQLite
 import FTSearchTestSupport
 import Testing
 
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 
 /// The sort codes (``SortCodes``) order as the keys they begin, are the same from Swift and from

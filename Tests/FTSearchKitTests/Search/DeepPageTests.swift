@@ -1,6 +1,7 @@
 import FTSearchTestSupport
 import Testing
 
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 import FTSearchSQLite
 
@@ -120,7 +121,7 @@ import FTSearchSQLite
             "Rex " + String(repeating: "0", count: 4 - String(number).count) + String(number)
         }
         try index.importAnimals((0..<count).map(name))
-        let writer = try SearchIndex.openAdditionalConnection(path: index.path)
+        let writer = try Database.openAdditionalConnection(path: index.path)
         let helper = try #require(index.openRankingHelper)
         try helper.start { _ in }.wait()
         let engine = try index.queryEngine(helper: { helper })

@@ -1,6 +1,7 @@
 import FTSearchSQLite
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 extension DoclistRankingTests {

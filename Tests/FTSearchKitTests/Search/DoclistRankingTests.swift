@@ -4,6 +4,7 @@ import FTSearchSQLite
 import Synchronization
 import Testing
 import FTSearchTestSupport
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 
 /// The doclist reader (``DoclistRanking``) must rank exactly as FTS5's cursor and the

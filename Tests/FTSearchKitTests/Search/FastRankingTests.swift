@@ -1,6 +1,7 @@
 import FTSearchSQLite
 import Testing
 import FTSearchTestSupport
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 
 /// The fast ranking plan (``RankedPage``) must give exactly the reference plan's results: the

@@ -1,5 +1,6 @@
 import Testing
 import FTSearchTestSupport
+@testable import FTSearchEngine
 @testable import FTSearchKit
 import FTSearchSQLite
 

@@ -4,6 +4,7 @@ import FTSearchTestSupport
 import Synchronization
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// ``RankingHelper/inHalves(_:here:theirs:)``: the other half is ranked exactly once, by the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FTSearchTestSupport
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// Rankings kept in a database (``ResultCache``) are served for as long as the indexes are as

@@ -3,6 +3,7 @@ import Foundation
 import FTSearchTestSupport
 import Testing
 
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 import FTSearchSQLite
 

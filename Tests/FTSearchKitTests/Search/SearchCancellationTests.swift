@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import FTSearchTestSupport
+@testable import FTSearchEngine
 @testable import FTSearchKit
 import FTSearchSQLite
 

@@ -1,6 +1,7 @@
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// A request the index cannot answer is refused by every search, before any SQL runs.

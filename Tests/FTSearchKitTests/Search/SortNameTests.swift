@@ -2,6 +2,7 @@ import FTSearchSQLite
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// The sort name has one definition (``SortName``): its comparator must agree with SQLite's

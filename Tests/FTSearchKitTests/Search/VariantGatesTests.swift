@@ -1,6 +1,7 @@
 import FTSearchTestSupport
 import Testing
 
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 
 /// The answers of variant lookups are kept while the index is unchanged, and only then.

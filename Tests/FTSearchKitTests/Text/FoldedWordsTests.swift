@@ -1,6 +1,7 @@
 import FTSearchTestSupport
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// `SearchIndex.foldedWords(in:)`: the words of a text as a search folds them, checked against

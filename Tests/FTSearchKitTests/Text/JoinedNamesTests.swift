@@ -1,6 +1,7 @@
 import FTSearchTestSupport
 import Testing
 
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 
 /// Chinese, Japanese and Korean full names typed without a space, last name first or first

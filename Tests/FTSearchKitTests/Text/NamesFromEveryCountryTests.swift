@@ -1,6 +1,7 @@
 import FTSearchTestSupport
 import Testing
 
+@_spi(Benchmarking) @testable import FTSearchEngine
 @_spi(Benchmarking) @testable import FTSearchKit
 
 /// Names typed as people type them: on a keyboard without the name's letters (`mueller`,

@@ -3,6 +3,7 @@ import FTSearchTestSupport
 import Foundation
 import Testing
 
+@testable import FTSearchEngine
 @testable import FTSearchKit
 
 /// Folding in every script, measured against sources that are not ftsearch's own table: the

@@ -1,0 +1,62 @@
+import FTSearchSQLite
+
+/// Reads stored records of one kind, whole (extras and timestamps included), in id order: the
+/// reading half of the store API and of ``SearchIndex/export(_:as:to:)``.
+package struct RecordRows {
+    let kind: Kind
+
+    package init(kind: Kind) {
+        self.kind = kind
+    }
+
+    /// `SELECT` of every column, with `WHERE id = ?1` when `byID`, `WHERE id > ?1` when
+    /// `afterID`, in id order, `LIMIT ?2` (or `?1` when there is no condition).
+    package func selectSQL(byID: Bool = false, afterID: Bool = false) -> String {
+        let columns = (["id"] + kind.searchableFields + ["extra", "created_at", "updated_at"])
+            .joined(separator: ", ")
+        let condition = byID ? " WHERE id = ?1" : afterID ? " WHERE id > ?1" : ""
+        let limit = byID || afterID ? "?2" : "?1"
+        return "SELECT \(columns) FROM \(kind.tableName)\(condition) ORDER BY id LIMIT \(limit)"
+    }
+
+    /// The record in the current row of a statement made from ``selectSQL(byID:afterID:)``.
+    package func record(from row: Statement) -> Record {
+        let fieldCount = Int32(kind.searchableFields.count)
+        return Record(
+            kind: kind, id: row.int64(at: 0),
+            searchableValues: (1...fieldCount).map { row.text(at: $0) ?? "" },
+            extraFields: ExtraFields.decode(column: fieldCount + 1, of: row),
+            createdAt: StoredTime.time(at: fieldCount + 2, of: row),
+            updatedAt: StoredTime.time(at: fieldCount + 3, of: row))
+    }
+
+    /// The record with this id, or nil when there is none.
+    package func record(withID id: Int64, in database: Database) throws -> Record? {
+        try database.cachedStatement(sql: selectSQL(byID: true)).firstRow([id, 1], record(from:))
+    }
+
+    /// Reads records of any kind by id, each kind's statement prepared once: what a page of
+    /// hits reads its records with, without building the SQL and looking the statement up again
+    /// for every hit.
+    struct Readers {
+        let database: Database
+        private var statements: [Kind: Statement] = [:]
+
+        init(database: Database) {
+            self.database = database
+        }
+
+        /// The record of `kind` with this id, or nil when there is none.
+        mutating func record(of kind: Kind, id: Int64) throws -> Record? {
+            let rows = RecordRows(kind: kind)
+            let statement: Statement
+            if let prepared = statements[kind] {
+                statement = prepared
+            } else {
+                statement = try database.cachedStatement(sql: rows.selectSQL(byID: true))
+                statements[kind] = statement
+            }
+            return try statement.firstRow([id, 1], rows.record(from:))
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// The tokens of a search, as the index's own tokenizer splits and folds them
+/// (https://sqlite.org/fts5.html#full_text_query_syntax): letters and digits, case and
+/// diacritics folded, each distinct token once. ``quoted(_:)`` is the one way a token becomes
+/// FTS5 query text (a quoted string, so `"`, `*`, `-`, `:`, `^`, parentheses and
+/// `AND`/`OR`/`NOT`/`NEAR` are never syntax); ``MatchPlan`` builds every phrase with it.
+package struct SearchPattern: Equatable, Sendable {
+    /// The distinct folded tokens of the text, in order of first appearance (`ann ann` is `ann`).
+    let tokens: [String]
+
+    /// Creates a pattern from already folded tokens; `nil` when there are none.
+    init?(tokens: [String]) {
+        guard !tokens.isEmpty else { return nil }
+        var seen = Set<String>()
+        self.tokens = tokens.filter { seen.insert($0).inserted }
+    }
+
+    /// The FTS5 string literal for `token`, with `"` doubled: `a"b` is `"a""b"`.
+    package static func quoted(_ token: String) -> String {
+        "\"" + token.replacingAll("\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    /// The string with every `target` character replaced by `replacement`.
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        result.reserveCapacity(utf8.count)
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}
