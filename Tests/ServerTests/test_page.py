@@ -385,3 +385,35 @@ def test_extra_field_facets_kind_facet_and_keyboard(page):
     page.goto(page.server.url + "/?f=company%3AAnnex+Ltd&sort=last_name%3Adesc")
     expect(page.locator(".result .name")).to_have_text(["Mary Smith-Jones", "Ann Smith"])
     expect(page.locator("#chips .chip")).to_have_text("company: Annex Ltd ×")
+
+
+def test_facet_counts_are_asked_once_the_results_are_drawn(page):
+    # Asked beside a keystroke's page of results, the counts of every match shared the server's
+    # two cores with it and slowed the results at 1M (docs/benchmarks.md): the page asks for
+    # them only once the results it shows are drawn.
+    expect(page.locator("#status")).to_have_text("17 results")
+    held, asked = [], []
+
+    def watch(route):
+        url = route.request.url
+        asked.append(url)
+        if "q=ann" in url and "facets=" not in url:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/api/search\?.*"), watch)
+    page.locator("#q").fill("ann")
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert len(held) == 1, asked
+    # While the page's results are on their way, nothing asks for the counts.
+    page.wait_for_timeout(300)
+    assert [url for url in asked if "q=ann" in url and "facets=" in url] == [], asked
+    held[0].continue_()
+    expect(page.locator("#status")).to_have_text("7 results")
+    annex = page.locator('#facets .facet[data-field="company"] .facet-value[data-value="Annex Ltd"]')
+    expect(annex.locator(".count")).to_have_text("2")
+    counts = [url for url in asked if "q=ann" in url and "facets=" in url]
+    assert counts and all("limit=0" in url for url in counts), asked
