@@ -14,11 +14,14 @@ let cliLinkerSettings: [LinkerSetting] =
     ? [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
     : []
 
-// The upcoming language features the library's targets adopt, as swift-log and Hummingbird do:
-// existentials spelled `any`, and members visible only from modules a file imports itself.
+// The upcoming language features the package's targets adopt, as swift-log and Hummingbird do:
+// existentials spelled `any`, members visible only from modules a file imports itself, and
+// imports internal unless a file says its public (or package) API is written in the imported
+// module's types (`public import FTSearchFormats`), so a dependency cannot leak by accident.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(

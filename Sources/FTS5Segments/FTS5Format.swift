@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// Something in an FTS5 index's records that FTS5 never writes: a read past a record's end, a
 /// rowid out of order, a column out of range. The reader then gives the search back to FTS5.

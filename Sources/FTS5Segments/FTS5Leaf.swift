@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// Reads the records of an FTS5 index's `%_data` table through one incremental blob handle
 /// moved from record to record (https://sqlite.org/c3ref/blob_reopen.html).

@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// Where a doclist's entries are decoded to: each entry's rowid, then its position list.
 package protocol DoclistSink: AnyObject {

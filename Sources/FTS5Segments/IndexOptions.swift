@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// The options an FTS5 index was created with, as far as reading its doclists depends on
 /// them, from its `CREATE VIRTUAL TABLE` statement and its `%_config` table.

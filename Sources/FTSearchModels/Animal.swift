@@ -1,4 +1,4 @@
-import FTSearchFormats
+public import FTSearchFormats
 /// An animal: a name, and any extra fields.
 ///
 /// ```swift

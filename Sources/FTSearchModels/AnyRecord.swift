@@ -1,4 +1,4 @@
-import FTSearchFormats
+public import FTSearchFormats
 /// A stored person or animal, as a search hands it out: switch on it for the typed model, or
 /// read what every record has.
 ///

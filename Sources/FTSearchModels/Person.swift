@@ -1,4 +1,4 @@
-import FTSearchFormats
+public import FTSearchFormats
 /// A person: a first name, a last name, a company, and any extra fields.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-import FTSearchFormats
+package import FTSearchFormats
 /// A person or an animal: its searchable fields and any extra fields it came with.
 package struct Record: Sendable, Equatable {
     /// Whether the record is a person or an animal.

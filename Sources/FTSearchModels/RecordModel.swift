@@ -1,4 +1,4 @@
-import FTSearchFormats
+public import FTSearchFormats
 /// A person or an animal as a typed value: what the store API of ``SearchIndex`` reads and
 /// writes (see ``SearchIndex/insert(_:)-(Model)``).
 ///

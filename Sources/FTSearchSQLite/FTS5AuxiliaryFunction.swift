@@ -1,4 +1,4 @@
-import CSQLite
+public import CSQLite
 
 #if canImport(Glibc)
     import Glibc

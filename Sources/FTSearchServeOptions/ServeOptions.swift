@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 
 #if canImport(Glibc)
     import Glibc

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOHTTPCompression
 import NIOHTTPTypesHTTP1
 import HummingbirdCore
-import Logging
+public import Logging
 import ServiceLifecycle
 import UnixSignals
 

@@ -1,4 +1,4 @@
-import FTSearchKit
+public import FTSearchKit
 
 /// What `ftsearch serve` serves and how: the database, the address, the key and the limits.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fresh directory under the system's temporary folder, removed when the value is released.
 public final class TemporaryDirectory {

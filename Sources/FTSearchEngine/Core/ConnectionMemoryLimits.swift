@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// How much memory a connection uses for the database file: how much of it SQLite maps into
 /// memory (https://sqlite.org/mmap.html) and how large its page cache is

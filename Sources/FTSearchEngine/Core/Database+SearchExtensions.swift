@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 extension Database {
     /// Registers what ftsearch's indexes and searches need, on every connection as it opens

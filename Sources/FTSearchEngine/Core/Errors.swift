@@ -1,4 +1,4 @@
-import FTSearchSQLite
+public import FTSearchSQLite
 
 /// An error SQLite itself reported (a full disk, a damaged file, a lock held too long), with its
 /// typed `SQLiteResultCode`.

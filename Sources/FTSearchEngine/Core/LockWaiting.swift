@@ -1,4 +1,4 @@
-import FTSearchSQLite
+public import FTSearchSQLite
 
 /// How a command waits for another process's write (see ``SearchIndex/init(path:mode:clock:lockWaiting:onMigrationProgress:)``).
 public typealias LockWaiting = FTSearchSQLite.LockWaiting

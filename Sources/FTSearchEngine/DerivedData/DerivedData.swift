@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// Data the engine derives from the records so that searches are fast: the full-text indexes,
 /// the tables of row sizes and sort codes, the change log, and the caches of rankings and

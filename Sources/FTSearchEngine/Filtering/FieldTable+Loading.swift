@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 extension FieldTable {
     /// The rowids of `kind`'s records, and the capacity columns of them need.

@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// Writes the records of one kind during an import transaction, keeping the FTS index exact.
 ///

@@ -1,5 +1,5 @@
 import FTSearchFormats
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// The `extra` column: a record's non-searchable fields as one JSON object, in input order.
 package enum ExtraFields {

@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 extension Kind {
     /// How many records of this kind `database` holds.

@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// Reads stored records of one kind, whole (extras and timestamps included), in id order: the
 /// reading half of the store API and of ``SearchIndex/export(_:as:to:)``.

@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// Builds the full-text indexes that a kind can have but does not have yet (the substring
 /// index, on the first substring search), or has only as an older ftsearch defined them:

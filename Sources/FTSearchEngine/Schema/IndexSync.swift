@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// The SQL that keeps a kind's FTS5 indexes in step with its content table.
 ///

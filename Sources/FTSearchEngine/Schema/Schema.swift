@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// The database schema, as an ordered list of migrations, and the schema a new database is
 /// created with at once (``createNewDatabase(_:)``).

@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// The log of changes to the searchable fields, from which a kept ranking is brought up to
 /// date (see ``RankingMaintenance``) instead of ranked again after a write.

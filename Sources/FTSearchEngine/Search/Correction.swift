@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// Typo corrections from the index vocabulary: fuzzy matching's extra words, and did-you-mean.
 package struct Correction {

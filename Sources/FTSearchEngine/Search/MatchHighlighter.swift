@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// Finds the parts of a field that a search matched, for highlighting.
 ///

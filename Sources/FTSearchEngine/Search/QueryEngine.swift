@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// Runs ranked searches against the FTS5 indexes, in every ``MatchMode``.
 ///

@@ -1,5 +1,5 @@
 import Dispatch
-import FTSearchSQLite
+package import FTSearchSQLite
 import Synchronization
 
 /// A second connection to the same database, on its own thread, that ranks part of a large

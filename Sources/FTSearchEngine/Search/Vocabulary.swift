@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// The words of a kind's word index, sorted, with the number of records holding each: where
 /// typo-tolerant matching and did-you-mean find their corrections.

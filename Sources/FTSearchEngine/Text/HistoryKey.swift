@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// The normalized form under which searches are counted as one history entry.
 ///

@@ -1,4 +1,4 @@
-import FTSearchSQLite
+public import FTSearchSQLite
 
 #if canImport(Glibc)
     import Glibc

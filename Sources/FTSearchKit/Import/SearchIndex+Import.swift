@@ -1,5 +1,5 @@
 import FTSearchFormats
-import FTSearchSQLite
+public import FTSearchSQLite
 
 /// Importing records: `ftsearch import`.
 extension SearchIndex {

@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import FTSearchKit
 
 // The values of the options that name library types.

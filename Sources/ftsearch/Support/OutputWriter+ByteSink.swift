@@ -3,7 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import FTSearchKit
+public import FTSearchKit
 
 /// An output writer takes an export's bytes as they come (see `ftsearch export`).
 extension OutputWriter: ByteSink {

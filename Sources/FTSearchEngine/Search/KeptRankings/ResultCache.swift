@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// The rankings of expensive searches, kept in the database so that the next search for the
 /// same text, in this process or a later one, skips the ranking.

@@ -1,4 +1,4 @@
-import FTSearchSQLite
+package import FTSearchSQLite
 
 /// A three-byte code of every record's sort key (see ``SortName``) that orders as the key
 /// does, in a ``RowBlocks`` table of 512 rows a block, two blocks a page (`people_sort_codes`,
