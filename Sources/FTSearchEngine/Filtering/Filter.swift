@@ -121,7 +121,7 @@ public enum FilterValue: Sendable, Equatable {
     }
 
     /// A number's shortest text: `42` for a whole number, else Swift's description.
-    static func text(of number: Double) -> String {
+    package static func text(of number: Double) -> String {
         if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
         return String(number)
     }
