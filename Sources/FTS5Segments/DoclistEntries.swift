@@ -7,7 +7,7 @@
 /// position list is passed over. That is all such a row is needed for: to count the rows a
 /// phrase hits (bm25's IDF), as a search of several tokens does for every phrase, while only
 /// the rows every token matches are scored.
-package final class DoclistEntries {
+public final class DoclistEntries {
     package let columnCount: Int
     /// The rows whose hits are counted; nil for all.
     private var wanted: WantedRows?
@@ -64,7 +64,7 @@ package final class DoclistEntries {
 
     /// Starts an entry for `rowid`, with no hits yet; returns where its counts start in `hits`.
     @inline(__always)
-    package func append(_ rowid: Int64) -> Int {
+    public func append(_ rowid: Int64) -> Int {
         if wanted != nil { isWantedEntry = wanted!.contains(rowid) }
         if count == zeroedEntries { zeroAhead() }
         if count > 0 && rowids[count - 1] >= rowid { isResolved = false }
@@ -85,8 +85,8 @@ package final class DoclistEntries {
     }
 
     /// Whether entry `entry` of `hits` (`columnCount` counts per entry) has a hit.
-    @inline(__always)
-    package static func hasHits(_ entry: Int, in hits: UnsafePointer<UInt32>, columnCount: Int)
+    @inlinable @inline(__always)
+    public static func hasHits(_ entry: Int, in hits: UnsafePointer<UInt32>, columnCount: Int)
         -> Bool
     {
         let start = entry * columnCount
@@ -260,7 +260,7 @@ package final class DoclistEntries {
 
 extension DoclistEntries: DoclistSink {
     @inline(__always)
-    package func takePositions(
+    public func takePositions(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry hitsStart: Int,
         columnCount: Int, countedColumns: UInt64
     ) throws(FTS5FormatError) {
@@ -277,8 +277,8 @@ extension DoclistEntries: DoclistSink {
 
     /// Whether `countedColumns` has the bit of each of `columnCount` columns: then every
     /// position of a list is a hit, and a list that is not empty has one.
-    @inline(__always)
-    package static func searchesEveryColumn(_ countedColumns: UInt64, of columnCount: Int) -> Bool {
+    @inlinable @inline(__always)
+    public static func searchesEveryColumn(_ countedColumns: UInt64, of columnCount: Int) -> Bool {
         // A masking shift: `columnCount` is 1 through 64, and `>>` would test for more.
         countedColumns == UInt64.max &>> UInt64(truncatingIfNeeded: 64 - columnCount)
     }
@@ -287,8 +287,8 @@ extension DoclistEntries: DoclistSink {
     /// `countedColumns`, and its number of hits: offsets in column 0, then for each further
     /// column a 0x01 byte, the column number, and its offsets, each offset a varint of at
     /// least 2. Most offsets are one byte, counted without leaving the loop.
-    @inline(__always)
-    package static func forEachColumn(
+    @inlinable @inline(__always)
+    public static func forEachColumn(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, columnCount: Int,
         countedColumns: UInt64, _ body: (_ column: Int, _ hits: UInt32) -> Void
     ) throws(FTS5FormatError) {

@@ -2,19 +2,19 @@ package import FTSearchSQLite
 
 /// Something in an FTS5 index's records that FTS5 never writes: a read past a record's end, a
 /// rowid out of order, a column out of range. The reader then gives the search back to FTS5.
-package struct FTS5FormatError: Error, Equatable {
-    package let reason: String
+public struct FTS5FormatError: Error, Equatable {
+    public let reason: String
 
-    package init(reason: String) { self.reason = reason }
+    public init(reason: String) { self.reason = reason }
 }
 
 /// The byte-level codecs of FTS5's records (fts5_index.c): SQLite varints and big-endian
 /// 16-bit fields, every read checked against the record's end.
-package enum FTS5Format {
+public enum FTS5Format {
     /// The SQLite varint at `offset` (sqlite3Fts5GetVarint): 7 bits a byte, most significant
     /// group first, the high bit set on every byte but the last; a ninth byte gives 8 bits.
     @inlinable @inline(__always)
-    package static func varint(
+    public static func varint(
         in bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int, end: Int
     ) throws(FTS5FormatError) -> UInt64 {
         var value: UInt64 = 0
@@ -31,7 +31,7 @@ package enum FTS5Format {
 
     /// A varint that must fit an `Int` of at most `limit`.
     @inlinable @inline(__always)
-    package static func count(
+    public static func count(
         in bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int, end: Int, limit: Int
     ) throws(FTS5FormatError) -> Int {
         let value = try varint(in: bytes, at: &offset, end: end)
@@ -50,13 +50,13 @@ package enum FTS5Format {
 }
 
 /// One segment of an FTS5 index, as its structure record lists it.
-package struct FTS5Segment: Equatable {
-    package let id: Int
-    package let firstPage: Int
-    package let lastPage: Int
+public struct FTS5Segment: Equatable {
+    public let id: Int
+    public let firstPage: Int
+    public let lastPage: Int
 
     /// The `%_data` rowid of leaf `page` (FTS5_SEGMENT_ROWID).
-    package func rowid(ofPage page: Int) -> Int64 { Int64(id) << 37 + Int64(page) }
+    public func rowid(ofPage page: Int) -> Int64 { Int64(id) << 37 + Int64(page) }
 }
 
 /// What an FTS5 index's `%_data` says about the whole index: its segments, newest first, and

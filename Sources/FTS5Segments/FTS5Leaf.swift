@@ -2,7 +2,7 @@ package import FTSearchSQLite
 
 /// Reads the records of an FTS5 index's `%_data` table through one incremental blob handle
 /// moved from record to record (https://sqlite.org/c3ref/blob_reopen.html).
-package final class FTS5DataReader {
+public final class FTS5DataReader {
     private let database: Database
     private let blob: BlobReader
 
@@ -59,7 +59,7 @@ package final class FTS5DataReader {
 /// the first rowid when it comes before the first term, and the offset of the footer), the
 /// terms and doclists, and a footer of the terms' offsets. Its bytes are in storage of its
 /// own, reused from page to page; every read of them is checked against these offsets.
-package final class FTS5Leaf {
+public final class FTS5Leaf {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity = 4096
     private var count = 0
@@ -68,29 +68,29 @@ package final class FTS5Leaf {
     // runtime exclusivity check on every access, in the decoding loops too.
     /// The offset of the page's first rowid when it precedes its first term, else 0: there a
     /// doclist begun on an earlier page goes on, with an absolute rowid.
-    @exclusivity(unchecked) package private(set) var firstRowidOffset = 0
+    @exclusivity(unchecked) public private(set) var firstRowidOffset = 0
     /// Where the terms and doclists end and the footer begins.
-    @exclusivity(unchecked) package private(set) var footerOffset = 0
+    @exclusivity(unchecked) public private(set) var footerOffset = 0
     /// The offset of each term on the page, in order.
-    @exclusivity(unchecked) package private(set) var termOffsets: [Int] = []
+    @exclusivity(unchecked) public private(set) var termOffsets: [Int] = []
 
     package init() { storage = .allocate(capacity: capacity) }
 
     deinit { storage.deallocate() }
 
     /// The page's bytes, valid until the next ``load(page:of:from:)``.
-    package var bytes: UnsafeBufferPointer<UInt8> {
+    public var bytes: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: storage, count: count)
     }
 
     /// Where the doclist bytes of this page end when a doclist goes on here from the page
     /// before: at its first rowid, its first term, or the footer.
-    package var continuationEnd: Int {
+    public var continuationEnd: Int {
         firstRowidOffset != 0 ? firstRowidOffset : termOffsets.first ?? footerOffset
     }
 
     /// Reads page `page` of `segment` and checks its header and footer.
-    package func load(page: Int, of segment: FTS5Segment, from reader: FTS5DataReader)
+    public func load(page: Int, of segment: FTS5Segment, from reader: FTS5DataReader)
         throws(FTS5FormatError)
     {
         guard page >= segment.firstPage, page <= segment.lastPage else {
@@ -134,7 +134,7 @@ package final class FTS5Leaf {
 
     /// Makes this leaf a copy of `other`'s page, checked already: the page a term was found
     /// on is where its doclist starts, and copying it costs less than reading it again.
-    package func copy(_ other: FTS5Leaf) {
+    public func copy(_ other: FTS5Leaf) {
         if other.count > capacity {
             storage.deallocate()
             capacity = max(other.count, 2 * capacity)

@@ -1,7 +1,7 @@
 package import FTSearchSQLite
 
 /// Where a doclist's entries are decoded to: each entry's rowid, then its position list.
-package protocol DoclistSink: AnyObject {
+public protocol DoclistSink: AnyObject {
     /// Starts an entry for `rowid`; returns what ``takePositions(in:from:to:entry:columnCount:countedColumns:)`` is given for it.
     func append(_ rowid: Int64) -> Int
     /// Takes the position list `bytes[start..<end]` (fts5_index.c, "poslist format") of the
@@ -16,13 +16,13 @@ package protocol DoclistSink: AnyObject {
 /// Finds terms in an FTS5 index's segments and decodes their doclists (fts5_index.c,
 /// "TERM/DOCLIST FORMAT") into a ``DoclistSink``: hits counted per column
 /// (``DoclistEntries``), or positions kept (``PhrasePositions``).
-package final class FTS5SegmentReader {
+public final class FTS5SegmentReader {
     private let database: Database
     private let index: String
     @usableFromInline let data: FTS5DataReader
-    package let columnCount: Int
+    public let columnCount: Int
     /// Bit `c` set when hits in column `c` are counted (the search's column filter).
-    package let countedColumns: UInt64
+    public let countedColumns: UInt64
     @usableFromInline let termLeaf = FTS5Leaf()
     @usableFromInline let doclistLeaf = FTS5Leaf()
     @usableFromInline @exclusivity(unchecked) var spanning: [UInt8] = []
@@ -55,7 +55,7 @@ package final class FTS5SegmentReader {
     /// first), if it has one.
     /// Inlinable, so that the engine's sink is specialized into the decoding loop.
     @inlinable
-    package func appendDoclist<Sink: DoclistSink>(
+    public func appendDoclist<Sink: DoclistSink>(
         of key: [UInt8], in segment: FTS5Segment, to entries: Sink
     ) throws {
         _ = try doclists(of: key, isPrefix: false, in: segment) { entries }

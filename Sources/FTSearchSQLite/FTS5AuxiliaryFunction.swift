@@ -11,7 +11,7 @@ public import CSQLite
 /// calls the engine's ranking makes. Each returns SQLite's result code and gives its answer
 /// through its `inout` argument, as the C API does, so that a row costs no allocation and no
 /// error boxing.
-package struct FTS5Row {
+public struct FTS5Row {
     @usableFromInline let api: UnsafePointer<Fts5ExtensionApi>
     @usableFromInline let context: OpaquePointer
 
@@ -21,30 +21,30 @@ package struct FTS5Row {
     }
 
     /// The rowid of the row.
-    @inlinable package var rowid: Int64 { api.pointee.xRowid(context) }
+    @inlinable public var rowid: Int64 { api.pointee.xRowid(context) }
 
     /// The number of rows in the table (`xRowCount`).
-    @inlinable package func rowCount(_ rows: inout Int64) -> Int32 {
+    @inlinable public func rowCount(_ rows: inout Int64) -> Int32 {
         api.pointee.xRowCount(context, &rows)
     }
 
     /// The tokens in `column` of every row, or in every column for -1 (`xColumnTotalSize`).
-    @inlinable package func columnTotalSize(_ column: Int32, _ tokens: inout Int64) -> Int32 {
+    @inlinable public func columnTotalSize(_ column: Int32, _ tokens: inout Int64) -> Int32 {
         api.pointee.xColumnTotalSize(context, column, &tokens)
     }
 
     /// The tokens in `column` of this row, or in every column for -1 (`xColumnSize`).
-    @inlinable package func columnSize(_ column: Int32, _ tokens: inout Int32) -> Int32 {
+    @inlinable public func columnSize(_ column: Int32, _ tokens: inout Int32) -> Int32 {
         api.pointee.xColumnSize(context, column, &tokens)
     }
 
     /// The number of phrase instances in this row (`xInstCount`).
-    @inlinable package func instanceCount(_ count: inout Int32) -> Int32 {
+    @inlinable public func instanceCount(_ count: inout Int32) -> Int32 {
         api.pointee.xInstCount(context, &count)
     }
 
     /// Instance `index`'s phrase, column and token offset (`xInst`).
-    @inlinable package func instance(
+    @inlinable public func instance(
         _ index: Int32, phrase: inout Int32, column: inout Int32, offset: inout Int32
     ) -> Int32 {
         api.pointee.xInst(context, index, &phrase, &column, &offset)

@@ -96,10 +96,11 @@ public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStri
     public let rawValue: Int32
 
     /// Wraps SQLite's number for a code.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    /// `SQLITE_OK`: success.
-    public static let ok = Self(rawValue: SQLITE_OK)
+    /// `SQLITE_OK`: success. Inlinable (SQLite defines it as 0): the ranking compares the
+    /// result of each of a row's calls with it.
+    @inlinable public static var ok: Self { Self(rawValue: 0) }
     /// `SQLITE_ERROR`: a generic error, such as an SQL syntax error.
     public static let error = Self(rawValue: SQLITE_ERROR)
     /// `SQLITE_PERM`: access permission denied.
