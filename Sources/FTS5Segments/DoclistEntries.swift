@@ -259,6 +259,8 @@ public final class DoclistEntries {
 }
 
 extension DoclistEntries: DoclistSink {
+    /// Counts the hits of the position list `bytes[start..<end]` per column, into the entry's
+    /// counts starting at `hitsStart` (see ``DoclistSink``).
     @inline(__always)
     public func takePositions(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, entry hitsStart: Int,

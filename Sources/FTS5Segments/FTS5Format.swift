@@ -3,8 +3,10 @@ package import FTSearchSQLite
 /// Something in an FTS5 index's records that FTS5 never writes: a read past a record's end, a
 /// rowid out of order, a column out of range. The reader then gives the search back to FTS5.
 public struct FTS5FormatError: Error, Equatable {
+    /// What was wrong, for the log: "rowid order", "offset varint".
     public let reason: String
 
+    /// An error saying `reason`.
     public init(reason: String) { self.reason = reason }
 }
 
@@ -51,8 +53,11 @@ public enum FTS5Format {
 
 /// One segment of an FTS5 index, as its structure record lists it.
 public struct FTS5Segment: Equatable {
+    /// The segment's id (its rowids' high bits in `%_data`).
     public let id: Int
+    /// Its first leaf page (0 when it has none).
     public let firstPage: Int
+    /// Its last leaf page.
     public let lastPage: Int
 
     /// The `%_data` rowid of leaf `page` (FTS5_SEGMENT_ROWID).

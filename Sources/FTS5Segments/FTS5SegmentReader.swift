@@ -20,6 +20,7 @@ public final class FTS5SegmentReader {
     private let database: Database
     private let index: String
     @usableFromInline let data: FTS5DataReader
+    /// The number of columns of the index.
     public let columnCount: Int
     /// Bit `c` set when hits in column `c` are counted (the search's column filter).
     public let countedColumns: UInt64
