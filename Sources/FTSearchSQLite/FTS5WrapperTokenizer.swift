@@ -44,6 +44,12 @@ package struct FTS5TokenSink {
         self.callback = callback
     }
 
+    /// A sink that takes no token (it answers `SQLITE_MISUSE`): what a tokenizer holds
+    /// between texts.
+    package static var none: FTS5TokenSink {
+        FTS5TokenSink(context: nil) { _, _, _, _, _, _ in SQLITE_MISUSE }
+    }
+
     /// Passes a token on: its bytes, its flags, and the byte range of the text it comes from.
     /// Returns FTS5's result code, which a tokenizer returns at once when it is not
     /// ``SQLiteResultCode/ok``.
@@ -80,12 +86,21 @@ package final class FTS5WrappedTokenizer {
         withoutActuallyEscaping(onToken) { onToken in
             var receiver = onToken
             return withUnsafeMutablePointer(to: &receiver) { pointer in
-                methods.xTokenize(
-                    instance, pointer, flags.rawValue,
-                    text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count),
-                    Self.relay)
+                tokenize(text, flags: flags, context: pointer, callback: Self.relay)
             }
         }
+    }
+
+    /// Tokenizes `text` as the wrapped tokenizer does, calling `callback` with `context` and
+    /// each token, as FTS5 calls a sink (see ``FTS5TokenSink/Callback``): for a tokenizer's
+    /// every text, where the closure of ``tokenize(_:flags:_:)`` costs two allocations a text.
+    package func tokenize(
+        _ text: UnsafeRawBufferPointer, flags: FTS5TokenizeFlags,
+        context: UnsafeMutableRawPointer?, callback: FTS5TokenSink.Callback
+    ) -> Int32 {
+        methods.xTokenize(
+            instance, context, flags.rawValue,
+            text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count), callback)
     }
 
     private typealias Receiver = (UnsafeRawBufferPointer, FTS5TokenFlags, Int32, Int32) -> Int32

@@ -64,18 +64,26 @@ package enum FoldingTokenizer {
     /// One table's tokenizer: what it emits.
     private final class Instance: FTS5WrapperTokenizer {
         let emitsTrigrams: Bool
+        /// The relay of the text being tokenized, kept from one text to the next so that its
+        /// scratch arrays keep their room and the token closure captures only this instance
+        /// (a relay made per text was boxed on the heap, with the closure's context, for each
+        /// of an import's fields). FTS5 tokenizes one text at a time with an instance: a table's,
+        /// on one connection. `@exclusivity(unchecked)`: reached once a token.
+        @exclusivity(unchecked) private var relay: Relay
 
         init(emitsTrigrams: Bool) {
             self.emitsTrigrams = emitsTrigrams
+            relay = Relay(
+                sink: FTS5TokenSink.none, emitsTrigrams: emitsTrigrams, isQuery: false,
+                isDocument: false)
         }
 
         func tokenize(
             _ text: UnsafeRawBufferPointer, flags: FTS5TokenizeFlags,
             wrapped: FTS5WrappedTokenizer, into sink: FTS5TokenSink
         ) -> Int32 {
-            var relay = Relay(
-                sink: sink, emitsTrigrams: emitsTrigrams, isQuery: flags.contains(.query),
-                isDocument: flags.contains(.document))
+            relay.start(
+                sink: sink, isQuery: flags.contains(.query), isDocument: flags.contains(.document))
             var text = text
             if !relay.emitsTrigrams && relay.isQuery, text.first == 0x01 {
                 relay.marksAccents = true
@@ -97,9 +105,20 @@ package enum FoldingTokenizer {
                 }
             }
             relay.source = text.baseAddress
-            return wrapped.tokenize(text, flags: flags) { token, flags, start, end in
-                FoldingTokenizer.relay(token, flags: flags, start: start, end: end, &relay)
-            }
+            return wrapped.tokenize(
+                text, flags: flags, context: Unmanaged.passUnretained(self).toOpaque(),
+                callback: Self.receive)
+        }
+
+        /// Takes each of the wrapped tokenizer's tokens to the relay of the instance that
+        /// `context` is (FTS5's callback, with no closure to allocate per text).
+        private static let receive: FTS5TokenSink.Callback = {
+            context, flags, token, length, start, end in
+            guard let context else { return SQLiteResultCode.misuse.rawValue }
+            let instance = Unmanaged<Instance>.fromOpaque(context).takeUnretainedValue()
+            return FoldingTokenizer.relay(
+                UnsafeRawBufferPointer(start: token, count: token == nil ? 0 : Int(length)),
+                flags: FTS5TokenFlags(rawValue: flags), start: start, end: end, &instance.relay)
         }
     }
 
@@ -120,6 +139,19 @@ package enum FoldingTokenizer {
         var folded: [UInt8] = []
         var padded: [UInt8] = []
         var starts: [Int] = []
+
+        /// Starts the relay of another text to `sink`: what the text's flags and markers set is
+        /// set again; the scratch arrays keep their room.
+        mutating func start(sink: FTS5TokenSink, isQuery: Bool, isDocument: Bool) {
+            self.sink = sink
+            self.isQuery = isQuery
+            self.isDocument = isDocument
+            source = nil
+            marksAccents = false
+            variantMarker = nil
+            anchorsStart = false
+            anchorsEnd = false
+        }
     }
 
     /// Receives each unicode61 token, folds it and passes it (or its trigrams) on, followed in
