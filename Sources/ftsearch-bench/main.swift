@@ -11,7 +11,8 @@
 //       search ranked through FTS5's cursor instead of the doclist reader, timed alternately.
 //       With FTSEARCH_BENCH_FAST_ONLY set, skips the reference plan (and the check); with
 //       FTSEARCH_BENCH_REPEAT=N, runs each first search N more times, untimed: a profiler
-//       then sees first searches, not their warm-ups.
+//       then sees first searches, not their warm-ups. With FTSEARCH_BENCH_WITHOUT=M[,M...],
+//       searches without those mechanisms (see Ablation), for a profiler to compare.
 //   ftsearch-bench ablation DB QUERIES.tsv [MAX-PER-CLASS]
 //       First searches (no kept rankings) of each class, and fuzzy searches of the prefix3
 //       texts ("fuzzy3"), with every mechanism of the pipeline, then without each in turn
@@ -305,6 +306,16 @@ case "latency":
     let fastOnly = getenv("FTSEARCH_BENCH_FAST_ONLY") != nil
     let timesCursor = getenv("FTSEARCH_BENCH_CURSOR") != nil
     let repeats = getenv("FTSEARCH_BENCH_REPEAT").flatMap { Int(String(cString: $0)) } ?? 0
+    if let without = getenv("FTSEARCH_BENCH_WITHOUT") {
+        Ablation.removed = Set(
+            String(cString: without).split(separator: ",").map {
+                guard let mechanism = Ablation.Mechanism(rawValue: String($0)) else {
+                    printError("unknown mechanism \($0)\n")
+                    exit(64)
+                }
+                return mechanism
+            })
+    }
     for name in classes {
         var fast: [Double] = []
         var uncached: [Double] = []

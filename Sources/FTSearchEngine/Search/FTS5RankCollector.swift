@@ -60,6 +60,9 @@ final class FTS5RankCollector {
     /// whatever its score (see ``endRowIfLeftOut(byTier:rowid:)``). Kept apart from the optional
     /// for the per-row check of streamed rows.
     @exclusivity(unchecked) private var leastTier = Int.min
+    /// The candidates of a tier above the threshold's. When they are `capacity`, the
+    /// threshold rises to their tier at once (see ``admit(_:)``).
+    @exclusivity(unchecked) private var candidatesAboveLeastTier = 0
     /// When the candidates outgrow this count, ``raiseThreshold()`` selects the
     /// `capacity`-th best of them and drops those below it; doubled when that frees little
     /// (many rows tied with the page's last), so the work stays linear in the matches, and so
@@ -203,6 +206,8 @@ final class FTS5RankCollector {
         // Either half's threshold bounds the whole's from below: keep the higher.
         if let theirs = other.threshold, threshold.map({ $0 < theirs }) ?? true {
             threshold = theirs
+            let leastTier = leastTier
+            candidatesAboveLeastTier = candidates.count { $0.tier > leastTier }
         }
         for candidate in other.candidates { admit(candidate) }
         if let theirs = other.bestLeftOut { leaveOut(tier: theirs.tier, value: theirs.value) }
@@ -430,7 +435,11 @@ final class FTS5RankCollector {
     }
 
     /// Keeps `candidate` unless it ranks below the threshold, raising the threshold when the
-    /// candidates outgrow the selection limit (so they stay within the capacity reserved).
+    /// candidates outgrow the selection limit (so they stay within the capacity reserved), or
+    /// as soon as `capacity` of them rank in a tier above the threshold's: then every row of
+    /// the threshold's tier is left out by its tier alone, its positions never decoded (a
+    /// one-letter search's names, once the page is full of names that also hold the letter
+    /// as a whole word), where waiting for the selection limit scored them all.
     @inline(__always)
     private func admit(_ candidate: Candidate) {
         if let least = threshold, candidate.ranksBelow(least) {
@@ -441,6 +450,9 @@ final class FTS5RankCollector {
         if candidates.count > selectionLimit {
             raiseThreshold()
             selectionLimit = max(selectionLimit, 2 * candidates.count)
+        } else if threshold != nil && candidate.tier > leastTier {
+            candidatesAboveLeastTier += 1
+            if candidatesAboveLeastTier >= capacity { raiseThreshold() }
         }
     }
 
@@ -470,6 +482,8 @@ final class FTS5RankCollector {
             leaveOut(tier: candidate.tier, value: candidate.value)
             return true
         }
+        let leastTier = leastTier
+        candidatesAboveLeastTier = candidates.count { $0.tier > leastTier }
     }
 
 }

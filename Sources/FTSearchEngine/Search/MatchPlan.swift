@@ -17,7 +17,8 @@
 /// In the word index, a token typed with accents also gets the signal of its accent form, and a
 /// token matches, with one typo, its variant forms (`"\u{4}ivanov"*`, one per marker: the records spelled
 /// otherwise, see ``NameVariants``) and its own variants as plain words (`Müller` asks for
-/// `"mueller"*`), each only when some record holds it: so a spelling found only by a variant
+/// `"mueller"*`; `sof'ia`'s `sof` and `ia` each ask for `"sofia"*` and its marked forms, the word
+/// without its apostrophe), each only when some record holds it: so a spelling found only by a variant
 /// ranks below the spelling typed (and in the query's own script); for tokens of three letters or
 /// more, outside field-restricted searches. Substring signals are anchored trigram phrases (see ``FoldingTokenizer``).
 struct MatchPlan {
@@ -186,14 +187,16 @@ struct MatchPlan {
     /// Builds the plan of `request` for `kind`; `accentForms` has, for each token typed with
     /// letters that fold (`mül`), its lowercase form with them kept; `corrections(token)`
     /// gives fuzzy matching's vocabulary words within reach of a token, with their typos;
-    /// `variants` has each token's own other spellings (see ``NameVariants``), and
+    /// `variants` has each token's own other spellings (see ``NameVariants``),
+    /// `apostropheWords` the word without apostrophes that each token is part of (`sofia` for
+    /// the `sof` and the `ia` of `sof'ia`, see ``NameVariants/apostropheWords(of:in:)``), and
     /// `heldPhrases(phrases)` tells which variant phrases (by text) some record of the index
     /// holds. Nil
     /// when the request restricts matching to fields `kind` does not have (it then matches
     /// nothing).
     init?(
         kind: Kind, tokens: [String], accentForms: [String?], variants: [[String]] = [],
-        request: SearchRequest,
+        apostropheWords: [String?] = [], request: SearchRequest,
         corrections: (String) throws -> [(word: String, typos: Int)],
         heldPhrases: ([Phrase]) throws -> Set<String> = { _ in [] }
     ) rethrows {
@@ -222,11 +225,23 @@ struct MatchPlan {
         // not either: its plan stays one phrase (the single-phrase ranking, and a kept ranking
         // brought up to date through writes, see RankingFrontier).
         let asksVariants = request.match != .substring && columnFilter.isEmpty
+        // A token typed as part of a word with apostrophes also matches the word without them,
+        // and its marked forms, as another spelling of the token, when that word has three
+        // letters or more (whatever the token's own length: `ia` of `sof'ia`).
         let variantPhrases = tokens.enumerated().map { token, text -> [Phrase] in
-            guard asksVariants && text.unicodeScalars.count >= 3 else { return [] }
-            let forms =
-                FoldingTokenizer.variantMarkers.map { String($0) + text }
-                + (token < variants.count ? variants[token] : [])
+            guard asksVariants else { return [] }
+            func spellings(of word: String) -> [String] {
+                FoldingTokenizer.variantMarkers.map { String($0) + word }
+            }
+            var forms: [String] = []
+            if text.unicodeScalars.count >= 3 {
+                forms = spellings(of: text) + (token < variants.count ? variants[token] : [])
+            }
+            if token < apostropheWords.count, let word = apostropheWords[token],
+                word.unicodeScalars.count >= 3
+            {
+                forms += [word] + spellings(of: word)
+            }
             return forms.filter { $0 != text }.map {
                 Phrase.variant($0, token: token, asPrefix: request.match != .exact)
             }

@@ -175,17 +175,21 @@ package struct QueryEngine {
                     wordIndexes.contains { isHeld(query, in: $0) }
                 })
         else { return nil }
-        let firstTyped = pattern.tokens.map { token in typed.first { $0.text == token } }
-        let accentForms = firstTyped.map { $0.flatMap { Self.accentForm(of: $0, in: text) } }
-        let variants = firstTyped.map { token in
-            token.map { Self.variants(of: $0, in: text) } ?? []
+        let firstTyped = pattern.tokens.map { token in typed.firstIndex { $0.text == token } }
+        let accentForms = firstTyped.map {
+            $0.flatMap { Self.accentForm(of: typed[$0], in: text) }
         }
+        let variants = firstTyped.map { token in
+            token.map { Self.variants(of: typed[$0], in: text) } ?? []
+        }
+        let typedApostropheWords = NameVariants.apostropheWords(of: typed, in: text)
+        let apostropheWords = firstTyped.map { $0.flatMap { typedApostropheWords[$0] } }
         var corrections = Set<String>()
         let plans = try request.kinds.inOrder.compactMap { kind in
             var vocabulary: Vocabulary?
             return try MatchPlan(
                 kind: kind, tokens: pattern.tokens, accentForms: accentForms, variants: variants,
-                request: request,
+                apostropheWords: apostropheWords, request: request,
                 corrections: { token in
                     if vocabulary == nil {
                         vocabulary = try Vocabulary.load(kind, from: database, memory: memory)

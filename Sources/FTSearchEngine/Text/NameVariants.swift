@@ -1,3 +1,5 @@
+import FTSearchSQLite
+
 /// The other spellings a name is found by: how people type it on a keyboard that lacks its
 /// letters, or without a part they leave out.
 ///
@@ -7,6 +9,8 @@
 ///   (Unidecode's, ICU's Any-Latin, and for Greek ICU's UNGEGN): `Иванов` is also `ivanov`,
 ///   `Παπαδημητρίου` `papademetriou` and `papadimitriou`, `Јовановић` `jovanovic`.
 /// - Arabic without the article: `الحارثي` is also `حارثي`.
+/// - In a query, a word typed with apostrophes between its letters, without them
+///   (``apostropheWords(of:in:)``): `sof'ia` is also `sofia`, and finds Софья.
 ///
 /// In the word index, each variant is stored at its word's position after one of
 /// ``FoldingTokenizer/variantMarkers`` (`\u{4}mueller`; at most three variants a word), so that a query finds it only by asking
@@ -64,6 +68,38 @@ enum NameVariants {
         String(FoldingTokenizer.variantMarkers[0])
             + String(String.UnicodeScalarView(text.unicodeScalars.prefix(3)))
     }
+
+    /// For each of a query's `tokens` (in order, from `text`) that is part of a word written
+    /// with apostrophes between its letters (`Sof'ia`, `Gul’nara`, `O'Brien`), that word
+    /// without them, folded (`sofia`, `gulnara`, `obrien`); nil for the others. The apostrophes
+    /// separate words (see ``FoldingTokenizer/unicode61Arguments``), so `sof'ia` is the tokens
+    /// `sof` and `ia`, and each of them also matches the word without the apostrophe: a soft
+    /// sign that Unidecode writes `'` and the index's romanizations drop (Софья is `sofia`), or
+    /// a name written both ways.
+    static func apostropheWords(of tokens: [FTS5Tokenizer.Token], in text: String) -> [String?] {
+        let bytes = Array(text.utf8)
+        var words: [String?] = Array(repeating: nil, count: tokens.count)
+        var start = 0
+        for end in tokens.indices {
+            let between =
+                end + 1 < tokens.count
+                ? bytes[tokens[end].sourceRange.upperBound..<tokens[end + 1].sourceRange.lowerBound]
+                : []
+            let scalars = String(decoding: between, as: UTF8.self).unicodeScalars
+            if scalars.count == 1, let scalar = scalars.first, apostrophes.contains(scalar) {
+                continue
+            }
+            if end > start {
+                let word = tokens[start...end].map(\.text).joined()
+                for index in start...end { words[index] = word }
+            }
+            start = end + 1
+        }
+        return words
+    }
+
+    /// The apostrophes `'` `’` `‘` `ʼ`, one mark between the letters of a word.
+    private static let apostrophes: Set<Unicode.Scalar> = ["'", "\u{2019}", "\u{2018}", "\u{2BC}"]
 
     /// `text` in Unicode normalization form C (`e` + U+0301 is `é`), as every query is read:
     /// the tokenizer folds either form the same way, but the accent forms and variants are

@@ -71,7 +71,9 @@ import FTSearchSQLite
             let piece = String(part.prefix(length))
             return random.chance(0.3) ? piece.uppercased() : piece
         }.joined(
-            separator: random.pick([" ", "", "  ", "\t", "-", "\"", " AND ", " OR ", " NOT ", "*"]))
+            separator: random.pick([
+                " ", "", "  ", "\t", "-", "\"", " AND ", " OR ", " NOT ", "*", "'", "\u{2019}",
+            ]))
     }
 
     @Test func searchAgreesWithTheReferenceMatcher() throws {
@@ -249,16 +251,25 @@ struct ReferenceMatcher {
             tokens(text), in: candidates.map { $0.fields.flatMap(tokens) })
         guard !queryTokens.isEmpty else { return [:] }
         let queryVariants = variants(of: text)
+        let joined = apostropheWords(of: text)
         var result: [Key: Int] = [:]
         for record in candidates {
             let recordTokens = record.fields.flatMap(tokens)
             let recordVariants = record.fields.flatMap { variants(of: $0).flatMap(\.value) }
             // A query token starts a record's word; or, from three letters on, one of the
             // word's other spellings, or one of the token's other spellings starts a record's
-            // word (see NameVariants).
+            // word (see NameVariants); or, typed as part of a word with apostrophes between its
+            // letters, that word without them (of three letters or more) starts a record's word
+            // or one of its other spellings.
             let everyTokenIsAPrefix = queryTokens.allSatisfy { query in
                 let hasVariants = String(decoding: query, as: UTF8.self).unicodeScalars.count >= 3
+                let word = (joined[query] ?? nil).flatMap { word in
+                    String(decoding: word, as: UTF8.self).unicodeScalars.count >= 3 ? word : nil
+                }
                 return recordTokens.contains { $0.starts(with: query) }
+                    || word.map { word in
+                        (recordTokens + recordVariants).contains { $0.starts(with: word) }
+                    } ?? false
                     || hasVariants && recordVariants.contains { $0.starts(with: query) }
                     || hasVariants
                         && queryVariants[query, default: []].contains { variant in
@@ -302,6 +313,32 @@ struct ReferenceMatcher {
             }
             return [token]
         }
+    }
+
+    /// Each query token's word written with apostrophes between its letters, without them
+    /// (`sof'ia`: `sofia` for `sof` and for `ia`), nil for a token of no such word; a token
+    /// typed more than once has its first occurrence's.
+    func apostropheWords(of text: String) -> [[UInt8]: [UInt8]?] {
+        let typed = tokenizer.tokens(in: text)
+        let utf8 = Array(text.utf8)
+        var words: [[UInt8]: [UInt8]?] = [:]
+        var run: [FTS5Tokenizer.Token] = []
+        for (index, token) in typed.enumerated() {
+            run.append(token)
+            let next = index + 1 < typed.count ? typed[index + 1] : nil
+            let between = next.map {
+                String(
+                    decoding: utf8[token.sourceRange.upperBound..<$0.sourceRange.lowerBound],
+                    as: UTF8.self)
+            }
+            if let between, ["'", "\u{2019}", "\u{2018}", "\u{2BC}"].contains(between) { continue }
+            let word = run.count > 1 ? Array(run.map(\.text).joined().utf8) : nil
+            for token in run where words[Array(token.text.utf8)] == nil {
+                words[Array(token.text.utf8)] = .some(word)
+            }
+            run = []
+        }
+        return words
     }
 
     /// The other spellings of each word of `text` (German and Nordic ASCII spellings, Greek

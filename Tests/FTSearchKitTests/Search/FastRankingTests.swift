@@ -298,6 +298,48 @@ import FTSearchTestSupport
         }?.offset
         #expect(difference == nil, "halves and whole differ from position \(difference ?? 0) on")
     }
+
+    /// The threshold rises to a better tier as soon as a page's count of candidates rank in
+    /// it, not only when the candidates next outgrow the selection limit: the rows of the tier
+    /// below are then left out by their tier alone, their positions never decoded (a
+    /// one-letter search's every name starting with the letter, under the field rule).
+    @Test func theThresholdRisesOnceAPageOfCandidatesRankInABetterTier() throws {
+        let directory = try TemporaryDirectory()
+        let index = try SearchIndex.temporary(in: directory)
+        try index.importPeople([("Ann", "Smith", "Acme")])
+        let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer)
+        let plan = try #require(
+            try engine.plans(for: SearchRequest(text: "ann", kinds: .people))?.0.first)
+        let capacity = 20
+        let collector = FTS5RankCollector(plan: plan, capacity: capacity)
+        collector.start(rowCount: 1_000_000, tokenCount: 9_000_000, matchPhraseRows: [])
+        func tier(whole: Int) -> Int {
+            RankTier(
+                fieldLevels: plan.topFieldLevel, wholeTokenMatches: whole, typos: 0,
+                infixMatches: 0, accentMatches: 0
+            ).rawValue
+        }
+        let hits = UnsafeMutablePointer<UInt32>.allocate(capacity: plan.weights.count)
+        defer { hits.deallocate() }
+        var rowid: Int64 = 0
+        func add(tier: Int) {
+            rowid += 1
+            hits.initialize(repeating: 0, count: plan.weights.count)
+            hits[0] = 1
+            _ = collector.endRow(rowid: rowid, hits: hits, tier: tier) { size in
+                size = 3
+                return SQLiteResultCode.ok.rawValue
+            }
+        }
+        // Past the selection limit: a threshold in the tier of prefixes.
+        for _ in 0...(2 * capacity + 128) { add(tier: tier(whole: 0)) }
+        #expect(!collector.endRowIfLeftOut(byTier: tier(whole: 0), rowid: rowid + 1))
+        for _ in 1..<capacity { add(tier: tier(whole: 1)) }
+        #expect(!collector.endRowIfLeftOut(byTier: tier(whole: 0), rowid: rowid + 1))
+        add(tier: tier(whole: 1))
+        #expect(collector.endRowIfLeftOut(byTier: tier(whole: 0), rowid: rowid + 1))
+        #expect(collector.total == rowid + 1)
+    }
 }
 
 extension FTS5RankCollector.Ranked {

@@ -1,3 +1,4 @@
+import FTSearchSQLite
 import FTSearchTestSupport
 import Testing
 
@@ -20,6 +21,8 @@ import Testing
         ("فاطمة", "الحارثي", ""), ("سلمى", "حارثي", ""), ("مصطفى", "محمد", ""),
         ("Taras", "Демʼянюк", ""), ("Olena", "Дем'янюк", ""),
         ("Søren", "Ålborg", ""), ("Sören", "Brøndby", "Dürr ApS"),
+        ("Софья", "Кузнецова", ""), ("Sof'ia", "Lind", ""), ("Sofia", "Berg", ""),
+        ("Гульнара", "Ахметова", ""),
     ]
 
     init() throws {
@@ -61,6 +64,13 @@ import Testing
         ("Демʼянюк", ["Olena Дем'янюк", "Taras Демʼянюк"]),
         ("Дем’янюк", ["Olena Дем'янюк", "Taras Демʼянюк"]),
         ("Дем‘янюк", ["Olena Дем'янюк", "Taras Демʼянюк"]),
+        // A word typed with an apostrophe also finds it written without: a soft sign as
+        // Unidecode writes it (`Sof'ia` for Софья), below the spellings in Latin letters, the
+        // apostrophe typed first.
+        ("sof'ia", ["Sof'ia Lind", "Sofia Berg", "Софья Кузнецова"]),
+        ("Sof’ia Kuznetsova", ["Софья Кузнецова"]),
+        ("gul'nara", ["Гульнара Ахметова"]),
+        ("gulʼnara akhm", ["Гульнара Ахметова"]),
     ])
     func typedOnAnyKeyboard(query: String, expected: [String]) throws {
         #expect(try names(query) == expected)
@@ -70,6 +80,10 @@ import Testing
         #expect(try names("ivanov", match: .exact) == ["Ivan Ivanov", "Ivan Иванов"])
         #expect(try names("mueller", match: .exact) == ["Anna Mueller", "Anna Müller"])
         #expect(try names("mueler", match: .fuzzy).contains("Anna Müller"))
+        #expect(
+            try Set(names("sof'ia", match: .exact))
+                == ["Sof'ia Lind", "Sofia Berg", "Софья Кузнецова"])
+        #expect(try names("sof'ia", match: .exact).first == "Sof'ia Lind")
     }
 
     /// Every form of the same text answers identically: hits, scores and tiers.
@@ -91,7 +105,8 @@ import Testing
         try index.prepareIndexes(for: .substring, of: .all)
         let queries = [
             "ivanov", "iva", "mueller", "müller", "mü", "papad", "jovanovic", "Јов", "حارثي",
-            "فاطمه", "soeren", "sø", "brondby", "Дем'янюк", "an", "ivan ivanov",
+            "فاطمه", "soeren", "sø", "brondby", "Дем'янюк", "an", "ivan ivanov", "sof'ia",
+            "gul'nara akh", "o'br", "s'o",
         ]
         for text in queries {
             for match in MatchMode.allCases {
@@ -102,6 +117,22 @@ import Testing
                 #expect(fast.hits == reference.hits, "\(text) \(match)")
             }
         }
+    }
+
+    @Test func wordsTypedWithApostrophes() throws {
+        let tokenizer = try index.tokenizer
+        func words(_ text: String) -> [String?] {
+            NameVariants.apostropheWords(of: tokenizer.tokens(in: text), in: text)
+        }
+        #expect(words("Sof'ia Ivanova") == ["sofia", "sofia", nil])
+        #expect(
+            words("d’Artagnan O‘Brien-x") == ["dartagnan", "dartagnan", "obrien", "obrien", nil])
+        #expect(words("Ta'ti'ana") == ["tatiana", "tatiana", "tatiana"])
+        #expect(words("Дем'янюк") == ["демянюк", "демянюк"])
+        // Not between two letters: no word.
+        #expect(words("ann' lee") == [nil, nil])
+        #expect(words("ann 'lee") == [nil, nil])
+        #expect(words("ann''lee") == [nil, nil])
     }
 
     @Test func variantsOfAWord() {
