@@ -139,6 +139,8 @@ package enum FoldingTokenizer {
         var folded: [UInt8] = []
         var padded: [UInt8] = []
         var starts: [Int] = []
+        /// A token's accent form: ``accentMarker`` and its lowercase source.
+        var form: [UInt8] = []
 
         /// Starts the relay of another text to `sink`: what the text's flags and markers set is
         /// set again; the scratch arrays keep their room.
@@ -195,7 +197,8 @@ package enum FoldingTokenizer {
     }
 
     /// Emits, at the position of a document's word folded to `folded`, its accent form and its
-    /// variant forms (see ``NameVariants``).
+    /// variant forms (see ``NameVariants``), both made from the word's lowercase source, which
+    /// is lowercased once into the relay's scratch space.
     private static func emitOtherForms(
         _ relay: inout Relay, flags: FTS5TokenFlags, start: Int32, end: Int32,
         folded: UnsafeRawBufferPointer
@@ -203,13 +206,11 @@ package enum FoldingTokenizer {
         let flags = flags.union(.colocated)
         let code = emitAccentForm(
             &relay, flags: flags, start: start, end: end, unlessEqualTo: folded)
-        guard code == SQLiteResultCode.ok.rawValue, let source = relay.source, start < end
-        else { return code }
-        let bytes = UnsafeRawBufferPointer(start: source + Int(start), count: Int(end - start))
-        guard bytes.contains(where: { $0 >= 0x80 }) else { return code }
-        var lowercased: [UInt8] = []
-        appendLowercased(bytes, to: &lowercased)
-        let variants = NameVariants.variants(ofLowercased: lowercased, folded: Array(folded))
+        // The accent form left the lowercase source in `relay.form`, after its marker; an
+        // ASCII word has neither form.
+        guard code == SQLiteResultCode.ok.rawValue, relay.form.count > 1 else { return code }
+        let variants = NameVariants.variants(
+            ofLowercased: Array(relay.form.dropFirst()), folded: Array(folded))
         for (marker, variant) in zip(NameVariants.markers(of: variants), variants.prefix(3)) {
             let form = [marker] + variant
             let code = form.withUnsafeBytes {
@@ -222,19 +223,21 @@ package enum FoldingTokenizer {
 
     /// Emits ``accentMarker`` followed by the source text of the token in lowercase, unless
     /// the source is plain ASCII or its lowercase form is `folded` (nothing but case folded).
+    /// Leaves the marker and the lowercase source in `relay.form` (only the marker for ASCII).
     private static func emitAccentForm(
         _ relay: inout Relay, flags: FTS5TokenFlags, start: Int32, end: Int32,
         unlessEqualTo folded: UnsafeRawBufferPointer?
     ) -> Int32 {
         let ok = SQLiteResultCode.ok.rawValue
+        relay.form.removeAll(keepingCapacity: true)
+        relay.form.append(0x01)
         guard let source = relay.source, start < end else { return ok }
         let bytes = UnsafeRawBufferPointer(start: source + Int(start), count: Int(end - start))
         if folded != nil && !bytes.contains(where: { $0 >= 0x80 }) { return ok }
-        var form: [UInt8] = [0x01]
-        appendLowercased(bytes, to: &form)
-        if let folded, form.dropFirst().elementsEqual(folded) { return ok }
+        appendLowercased(bytes, to: &relay.form)
+        if let folded, relay.form.dropFirst().elementsEqual(folded) { return ok }
         let sink = relay.sink
-        return form.withUnsafeBytes { sink.emit($0, flags: flags, start: start, end: end) }
+        return relay.form.withUnsafeBytes { sink.emit($0, flags: flags, start: start, end: end) }
     }
 
     /// Appends the UTF-8 of `text` lowercased, as `String.lowercased()` gives it: ASCII and
