@@ -3,10 +3,11 @@ import FTSearchSQLite
 /// Searches that filter, sort or count facets: the same matches and relevance as a plain
 /// search (the collectors skip the rows a filter does not admit and note every match, see
 /// ``RowFilter``), read against the records' fields in memory (``FieldTable``). Such a search
-/// ranks afresh (the kept rankings, ``ResultCache``, are of unfiltered searches) and keeps its
-/// matches while the records are unchanged (``FieldTableCache``): the same search again, its
-/// next page or another of its facets counts over them, and then only ranks the page, or
-/// (unfiltered and unsorted) takes the plain search's kept ranking.
+/// ranks afresh (the kept rankings, ``ResultCache``, are of unfiltered searches); one that
+/// counts facets keeps its matches while the records are unchanged (``FieldTableCache``): the
+/// same search again, its next page or another of its facets counts over them, and then only
+/// ranks the page, or (unfiltered and unsorted) takes the plain search's kept ranking. A sorted
+/// page is one walk of the matches in sort order (``SortedPage``).
 extension QueryEngine {
     /// A prefix search that finds nothing suggests a correction that finds something with the
     /// same filter (see ``withDidYouMean(_:request:count:)``).
@@ -24,7 +25,7 @@ extension QueryEngine {
     }
 
     /// The results of `request` without facets, the fields of the kinds searched, and every
-    /// match of each kind when the request sorts or counts facets.
+    /// match of each kind when the request counts facets.
     func structuredResults(_ request: SearchRequest) throws
         -> (results: SearchResults, tables: [FieldTable], matches: [Kind: RowSet])
     {
@@ -52,17 +53,19 @@ extension QueryEngine {
             let admitted = request.filter.map { filter in
                 admittedRows(by: filter, in: tables)
             }
-            let needsMatches = !request.sort.isEmpty || !request.facets.isEmpty
+            let needsMatches = !request.facets.isEmpty
+            let sorts = !request.sort.isEmpty && request.limit != 0
             var results: SearchResults
             var matches: [Kind: RowSet] = [:]
-            var relevance: Relevance
             if request.listsEverything {
                 for table in tables { matches[table.kind] = admitted?[table.kind] ?? table.records }
                 results = SearchResults(
                     query: request.text, total: matches.values.reduce(0) { $0 + $1.count },
                     hits: [], tokens: [])
-                relevance = .listing
-                if request.sort.isEmpty {
+                if sorts {
+                    results.hits = try SortedPage(engine: self, request: request, tables: tables)
+                        .hits(listing: matches)
+                } else if request.sort.isEmpty {
                     // Unfiltered, every record: the plain listing, placed by the sort codes.
                     results.hits =
                         admitted == nil
@@ -77,12 +80,25 @@ extension QueryEngine {
                     )
                 }
                 results = empty
-                relevance = .ranked(plans)
                 let search = FieldTableCache.MatchKey(request)
-                if needsMatches, let kept = keptMatches(of: search, plans: plans, tables: tables) {
+                let kept =
+                    needsMatches ? keptMatches(of: search, plans: plans, tables: tables) : nil
+                if sorts {
+                    // One walk in sort order: the page, the total, and the matches for facets.
+                    let collects = kept == nil && needsMatches
+                    let sorted = try SortedPage(engine: self, request: request, tables: tables)
+                        .hits(ranking: plans, admitted: admitted, collectsMatches: collects)
+                    (results.hits, results.total) = (sorted.hits, sorted.total)
+                    matches = kept ?? sorted.matches
+                    for table in tables where collects {
+                        if let rows = sorted.matches[table.kind] {
+                            fieldTables?.keep(rows, of: search, in: table)
+                        }
+                    }
+                } else if let kept {
                     matches = kept
                     results.total = kept.values.reduce(0) { $0 + $1.count }
-                    if request.sort.isEmpty, request.limit != 0, results.total > request.offset {
+                    if request.limit != 0, results.total > request.offset {
                         results.hits = try page(
                             of: request, plans: plans, admitted: admitted, total: results.total)
                     }
@@ -91,16 +107,14 @@ extension QueryEngine {
                         $0.admitting(admitted?[$0.kind], collectsMatches: needsMatches)
                     }
                     var page = request
-                    if !request.sort.isEmpty || request.limit ?? 0 == 0 {
-                        (page.offset, page.limit) = (0, 1)
-                    }
+                    if request.limit ?? 0 == 0 { (page.offset, page.limit) = (0, 1) }
                     var order = try rankedOrder(of: filtered, request: page)
                     results.total = order.total
-                    if request.sort.isEmpty, request.limit == nil, order.total > request.offset {
+                    if request.limit == nil, order.total > request.offset {
                         page.limit = order.total - request.offset
                         order = try rankedOrder(of: filtered, request: page)
                     }
-                    if request.sort.isEmpty, request.limit != 0 {
+                    if request.limit != 0 {
                         results.hits = try order.hits(
                             offset: request.offset, limit: page.limit ?? 0, from: database)
                     }
@@ -112,12 +126,6 @@ extension QueryEngine {
                         }
                     }
                 }
-            }
-            if !request.sort.isEmpty, request.limit != 0 {
-                results.hits = try SortedPage(
-                    engine: self, request: request, tables: tables, matches: matches,
-                    relevance: relevance
-                ).hits()
             }
             return (results, tables, matches)
         }
@@ -156,14 +164,6 @@ extension QueryEngine {
         if page.limit == nil { page.limit = total - request.offset }
         return try rankedOrder(of: restricted, request: page).hits(
             offset: request.offset, limit: page.limit ?? 0, from: database)
-    }
-
-    /// How matches that tie on the sort fields are ordered.
-    enum Relevance {
-        /// By the listing order: kind, then sort name and id.
-        case listing
-        /// By the rank of these plans.
-        case ranked([MatchPlan])
     }
 
     /// The rows of each table that `filter` keeps.

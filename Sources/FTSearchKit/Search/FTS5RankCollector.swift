@@ -17,6 +17,8 @@ import FTSearchSQLite
 ///
 /// For a single match phrase the IDF is the same for every row, so it is applied at the end
 /// (see ``finish()``), which spares the extra pass over the doclist that `bm25()` makes for it.
+/// For a page in sort order (``RowFilter/order``) the candidates are the matches that can
+/// reach it (see ``SortReach``), each scored, rather than the best by relevance.
 final class FTS5RankCollector {
 
     /// The best (tier, value) of the matches that are not candidates (or no longer are): an
@@ -90,6 +92,8 @@ final class FTS5RankCollector {
 
     /// The rows a filter admits (see ``RowFilter``); nil for every row.
     private let admitted: RowSet?
+    /// For a page in sort order, how far into the matches it can reach; nil by relevance.
+    private let sortReach: SortReach?
     /// Every match counted, when the plan's filter asks for them.
     @exclusivity(unchecked) private var matched: RowSet?
     /// The matches the filter did not admit: counted for the IDF only, which is the index's.
@@ -108,6 +112,7 @@ final class FTS5RankCollector {
     ) {
         arguments = (plan, database, sizeTable, rowSizes)
         admitted = plan.rowFilter?.admitted
+        sortReach = plan.rowFilter?.order.map(SortReach.init)
         if plan.rowFilter?.collectsMatches == true { matched = RowSet(capacity: 0) }
         if let database, let sizeTable {
             sizeBlob = BlobReader(database: database, table: sizeTable, column: "sz")
@@ -336,17 +341,22 @@ final class FTS5RankCollector {
         onePhraseTiers[signals.rawValue]
     }
 
-    /// Ends the current row when its `tier` alone leaves it out, below the threshold's: counts
-    /// it and returns true, its hits never needed (a one-word search then reads none of its
-    /// positions); true too for a row the filter does not admit, which is no match and is not
-    /// counted. False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
+    /// Ends the current row when its `tier` alone leaves it out, below the threshold's (in
+    /// sort order: when it cannot reach the page): counts it and returns true, its hits never
+    /// needed (a one-word search then reads none of its positions); true too for a row the
+    /// filter does not admit, which is no match and is not counted. False when they must
+    /// decide (see ``endRow(rowid:hits:tier:readSize:)``).
     @inline(__always)
     func endRowIfLeftOut(byTier tier: Int, rowid: Int64) -> Bool {
         if let admitted, !admitted.contains(rowid) {
             excluded += 1
             return true
         }
-        guard tier < leastTier else { return false }
+        if let sortReach {
+            guard !sortReach.reaches(rowid) else { return false }
+        } else {
+            guard tier < leastTier else { return false }
+        }
         total += 1
         matched?.insert(rowid)
         leaveOut(tier: tier, value: .infinity)
@@ -429,10 +439,22 @@ final class FTS5RankCollector {
         return SQLiteResultCode.ok.rawValue
     }
 
-    /// Keeps `candidate` unless it ranks below the threshold, raising the threshold when the
+    /// Keeps `candidate` unless it ranks below the threshold (in sort order: cannot reach the
+    /// page), raising the threshold (dropping the candidates that no longer reach) when the
     /// candidates outgrow the selection limit (so they stay within the capacity reserved).
     @inline(__always)
     private func admit(_ candidate: Candidate) {
+        if let sortReach {
+            let key = sortReach.key(of: candidate.rowid)
+            guard key <= sortReach.bound else { return }
+            sortReach.record(key)
+            candidates.append(candidate)
+            if candidates.count > selectionLimit {
+                candidates.removeAll { sortReach.key(of: $0.rowid) > sortReach.bound }
+                selectionLimit = max(selectionLimit, 2 * candidates.count)
+            }
+            return
+        }
         if let least = threshold, candidate.ranksBelow(least) {
             leaveOut(tier: candidate.tier, value: candidate.value)
             return
