@@ -1,27 +1,22 @@
 import FTSearchSQLite
 
-/// Searches that filter, sort or count facets: the same matches and relevance as a plain
-/// search (the collectors skip the rows a filter does not admit and note every match, see
-/// ``RowFilter``), read against the records' fields in memory (``FieldTable``). Such a search
-/// ranks afresh (the kept rankings, ``ResultCache``, are of unfiltered searches); one that
-/// counts facets keeps its matches while the records are unchanged (``FieldTableCache``): the
-/// same search again, its next page or another of its facets counts over them, and then only
-/// ranks the page, or (unfiltered and unsorted) takes the plain search's kept ranking. A sorted
-/// page is one walk of the matches in sort order (``SortedPage``).
+/// Searches that sort or count facets, and filters of an empty text: the same matches and
+/// relevance as a plain search (the collectors skip the rows a filter does not admit and note
+/// every match, see ``RowFilter``), read against the records' fields in memory
+/// (``FieldTable``). (A filter of a ranked text alone is a plain search restricted, whose
+/// rankings are kept as any other: see ``RankingRestriction``.) A search that counts facets
+/// keeps its matches while the records are unchanged (``FieldTableCache``): the same search
+/// again, its next page or another of its facets counts over them, and then only ranks the
+/// page, or (unfiltered) takes the plain search's kept ranking. A sorted page is one walk of
+/// the matches in sort order (``SortedPage``).
 extension QueryEngine {
     /// A prefix search that finds nothing suggests a correction that finds something with the
-    /// same filter (see ``withDidYouMean(_:request:count:)``).
+    /// same filter (see ``withDidYouMean(_:request:)``).
     func structuredSearch(_ request: SearchRequest) throws -> SearchResults {
         let (results, tables, matches) = try structuredResults(request)
         return try withDidYouMean(
             Self.withFacets(results, request: request, tables: tables, matches: matches),
-            request: request
-        ) { corrected in
-            var count = corrected
-            (count.sort, count.facets, count.offset, count.limit) = ([], [], 0, 0)
-            return try count.isStructured
-                ? structuredResults(count).results.total : self.count(of: count)
-        }
+            request: request)
     }
 
     /// The results of `request` without facets, the fields of the kinds searched, and every
