@@ -8,7 +8,8 @@ import FTSearchSQLite
 /// keeps its matches while the records are unchanged (``FieldTableCache``): the same search
 /// again, its next page or another of its facets counts over them, and then only ranks the
 /// page, or (unfiltered) takes the plain search's kept ranking. A sorted page is one walk of
-/// the matches in sort order (``SortedPage``).
+/// the matches in sort order (``SortedPage``), kept (without facets) as a ranking is, its
+/// filter and sort in the key (``RankingRestriction``).
 extension QueryEngine {
     /// A prefix search that finds nothing suggests a correction that finds something with the
     /// same filter (see ``withDidYouMean(_:request:)``).
@@ -25,19 +26,46 @@ extension QueryEngine {
         -> (results: SearchResults, tables: [FieldTable], matches: [Kind: RowSet])
     {
         var read: [FieldColumnStore.Entry] = []
+        var keeping: [() -> Void] = []
         let answer = try database.readingOneVersion {
-            try structuredResults(request, reading: &read)
+            try structuredResults(request, reading: &read, keeping: &keeping)
         }
         FieldColumnStore.keep(read, in: database)
+        for keep in keeping { keep() }
         return answer
     }
 
     /// ``structuredResults(_:)`` in the caller's read transaction; the columns it read from
-    /// the records added to `read`.
+    /// the records added to `read`, and what keeping its ranking takes (a write, for after the
+    /// transaction) to `keeping`.
     private func structuredResults(
-        _ request: SearchRequest, reading read: inout [FieldColumnStore.Entry]
+        _ request: SearchRequest, reading read: inout [FieldColumnStore.Entry],
+        keeping: inout [() -> Void]
     ) throws -> (results: SearchResults, tables: [FieldTable], matches: [Kind: RowSet]) {
         do {
+            // A sorted page (without facets) is kept as a ranking is, its filter and sort in
+            // the key: served before any column is read or the filter evaluated.
+            var sortedSlot: ResultCache.Slot?
+            var found: ([MatchPlan], SearchResults)?
+            if !request.sort.isEmpty, request.facets.isEmpty, request.limit ?? 0 > 0,
+                !request.listsEverything, let resultCache,
+                let (plans, empty) = try plans(for: request)
+            {
+                found = (plans, empty)
+                let restriction = try RankingRestriction(
+                    request.filter, sort: request.sort, kinds: plans.map(\.kind), in: self)
+                let slot = try resultCache.slot(for: plans, restriction: restriction)
+                if let order = try resultCache.order(
+                    in: slot, covering: request.pageEnd, plans: plans, tokenizer: tokenizer)
+                {
+                    var results = empty
+                    results.total = order.total
+                    results.hits = try order.hits(
+                        offset: request.offset, limit: request.limit ?? 0, from: database)
+                    return (results, [], [:])
+                }
+                if request.pageEnd <= ResultCache.longestKeptRanking { sortedSlot = slot }
+            }
             let fields = Set(
                 (request.filter?.fields ?? []) + request.sort.map(\.field) + request.facets)
             let tables = try request.kinds.inOrder.map {
@@ -58,8 +86,11 @@ extension QueryEngine {
                     query: request.text, total: matches.values.reduce(0) { $0 + $1.count },
                     hits: [], tokens: [])
                 if sorts {
-                    results.hits = try SortedPage(engine: self, request: request, tables: tables)
-                        .hits(listing: matches)
+                    let order = try SortedPage(engine: self, request: request, tables: tables)
+                        .order(listing: matches)
+                    results.hits = try order.hits(
+                        offset: request.offset, limit: request.limit ?? results.total,
+                        from: database)
                 } else if request.sort.isEmpty {
                     // Unfiltered, every record: the plain listing, placed by the sort codes.
                     results.hits =
@@ -68,7 +99,7 @@ extension QueryEngine {
                         : try listedPage(request, matches: matches, tables: tables)
                 }
             } else {
-                guard let (plans, empty) = try plans(for: request) else {
+                guard let (plans, empty) = try found ?? plans(for: request) else {
                     return (
                         SearchResults(query: request.text, total: 0, hits: [], tokens: []), tables,
                         [:]
@@ -80,10 +111,24 @@ extension QueryEngine {
                     needsMatches ? keptMatches(of: search, plans: plans, tables: tables) : nil
                 if sorts {
                     // One walk in sort order: the page, the total, and the matches for facets.
+                    // A page to keep is ordered from the first match.
                     let collects = kept == nil && needsMatches
-                    let sorted = try SortedPage(engine: self, request: request, tables: tables)
-                        .hits(ranking: plans, admitted: admitted, collectsMatches: collects)
-                    (results.hits, results.total) = (sorted.hits, sorted.total)
+                    var page = request
+                    if sortedSlot != nil { (page.offset, page.limit) = (0, request.pageEnd) }
+                    let started = ContinuousClock.now
+                    let sorted = try SortedPage(engine: self, request: page, tables: tables)
+                        .order(ranking: plans, admitted: admitted, collectsMatches: collects)
+                    let cost = ContinuousClock.now - started
+                    results.total = sorted.order.total
+                    results.hits = try sorted.order.hits(
+                        offset: request.offset, limit: request.limit ?? results.total,
+                        from: database)
+                    if let sortedSlot, let resultCache, resultCache.keeps(sorted.order, cost: cost)
+                    {
+                        keeping.append {
+                            resultCache.keep(sorted.order, in: sortedSlot, cost: cost)
+                        }
+                    }
                     matches = kept ?? sorted.matches
                     for table in tables where collects {
                         if let rows = sorted.matches[table.kind] {

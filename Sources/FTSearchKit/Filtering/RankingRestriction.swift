@@ -1,14 +1,15 @@
 import FTSearchSQLite
 
-/// A ranking of the rows a filter admits, as the kept rankings (``ResultCache``) key it: the
-/// filter's normalized text is part of the key, and the versions of the records it is
-/// evaluated on (``FieldVersions``, which every write to them changes, a field outside the
-/// text indexes too) are part of the state the ranking is served in. The filter is evaluated,
-/// and the plans restricted to the rows it admits, only when the ranking is not kept: a
-/// repeated filtered search then costs what a repeated plain one does.
+/// A ranking of the rows a filter admits, or in the order of sort fields, as the kept rankings
+/// (``ResultCache``) key it: the filter's normalized text and the sort fields are part of the
+/// key, and the versions of the records they read (``FieldVersions``, which every write to them
+/// changes, a field outside the text indexes too) are part of the state the ranking is served
+/// in. The filter is evaluated, and the plans restricted to the rows it admits, only when the
+/// ranking is not kept: a repeated filtered or sorted search then costs what a repeated plain
+/// one does.
 final class RankingRestriction {
-    let filter: Filter
-    /// ``Filter/normalizedText``.
+    let filter: Filter?
+    /// ``Filter/normalizedText`` and the sort fields.
     let key: String
     /// The records' version of each kind searched, in order.
     let state: [UInt8]
@@ -19,13 +20,16 @@ final class RankingRestriction {
     /// disk once its read transaction is over (see ``FieldColumnStore``).
     private(set) var read: [FieldColumnStore.Entry] = []
 
-    /// The restriction of a search of `kinds` to the rows `filter` admits, in `engine`'s
-    /// database as it is now (in the caller's read transaction).
-    init(_ filter: Filter, kinds: [Kind], in engine: QueryEngine) throws {
+    /// The restriction of a search of `kinds` to the rows `filter` admits (nil: every row), in
+    /// the order of `sort` (empty: relevance), in `engine`'s database as it is now (in the
+    /// caller's read transaction).
+    init(_ filter: Filter?, sort: [SortKey] = [], kinds: [Kind], in engine: QueryEngine) throws {
         self.filter = filter
         self.engine = engine
         self.kinds = kinds
-        key = filter.normalizedText
+        var parts = filter.map { ["filter " + $0.normalizedText] } ?? []
+        if !sort.isEmpty { parts.append("sort " + sort.map(\.description).joined(separator: ",")) }
+        key = parts.joined(separator: " ")
         var state: [UInt8] = []
         for kind in kinds {
             let version = try FieldVersions.version(of: kind, in: engine.database)
@@ -37,6 +41,7 @@ final class RankingRestriction {
     /// `plans` ranking only the rows the filter admits, worked out once.
     func restricting(_ plans: [MatchPlan]) throws -> [MatchPlan] {
         if let restricted { return restricted }
+        guard let filter else { return plans }
         let fields = Set(filter.fields)
         let tables = try kinds.map {
             try FieldTableCache.table(

@@ -34,7 +34,7 @@ struct SortedPage {
     }
 
     /// The page among `matches`, an empty text's, whose ties are in the listing order.
-    func hits(listing matches: [Kind: RowSet]) throws -> [SearchHit] {
+    func order(listing matches: [Kind: RowSet]) throws -> RankedOrder {
         let total = matches.values.reduce(0) { $0 + $1.count }
         var candidates: [Candidate] = []
         for table in tables {
@@ -42,14 +42,14 @@ struct SortedPage {
             let reach = SortReach(order(of: table, end: min(end, total)))
             candidates += reach.reaching(rows).map { candidate($0, in: table) }
         }
-        return try hits(among: candidates, total: total)
+        return try order(among: candidates, total: total)
     }
 
     /// The page of the matches of `plans` (one per kind searched) among the rows `admitted`
     /// (nil: every row), the total of those matches, and (when `collectsMatches`) every one of
     /// them: one walk of each plan's matches in sort order, ties by relevance.
-    func hits(ranking plans: [MatchPlan], admitted: [Kind: RowSet]?, collectsMatches: Bool)
-        throws -> (hits: [SearchHit], total: Int, matches: [Kind: RowSet])
+    func order(ranking plans: [MatchPlan], admitted: [Kind: RowSet]?, collectsMatches: Bool)
+        throws -> (order: RankedOrder, matches: [Kind: RowSet])
     {
         let sorting = plans.map { plan in
             plan.admitting(
@@ -70,7 +70,7 @@ struct SortedPage {
         for plan in sorting {
             if collectsMatches, let rows = plan.rowFilter?.matches { matches[plan.kind] = rows }
         }
-        return (try hits(among: candidates, total: total), total, matches)
+        return (try order(among: candidates, total: total), matches)
     }
 
     /// How `table`'s matches are ordered for a page ending at `end`: by the first sort field.
@@ -81,15 +81,16 @@ struct SortedPage {
     }
 
     /// The page among `candidates` (every match of `total` that can reach it, perhaps more),
-    /// ranked by relevance where they tie.
-    private func hits(among candidates: [Candidate], total: Int) throws -> [SearchHit] {
+    /// ranked by relevance where they tie: the order from the page's offset, in sort order.
+    private func order(among candidates: [Candidate], total: Int) throws -> RankedOrder {
         let end = min(self.end, total)
-        guard end > request.offset else { return [] }
+        var order = RankedOrder(total: total, start: request.offset, entries: [])
+        guard end > request.offset else { return order }
         var candidates = candidates
         candidates.sort { precedes($0, $1) }
         // The rows whose order relevance decides: the page's, and every row tied with one.
         let pageRange = request.offset..<min(end, candidates.count)
-        guard !pageRange.isEmpty else { return [] }
+        guard !pageRange.isEmpty else { return order }
         var first = pageRange.lowerBound
         while first > 0, ties(candidates[first - 1], candidates[pageRange.lowerBound]) {
             first -= 1
@@ -103,15 +104,12 @@ struct SortedPage {
         try placeByRelevance(&window)
         window.sort { precedes($0, $1) || (!precedes($1, $0) && $0.position < $1.position) }
         let page = window.dropFirst(pageRange.lowerBound - first).prefix(pageRange.count)
-        var records = RecordRows.Readers(database: engine.database)
-        return try page.compactMap { candidate in
-            guard let record = try records.record(of: candidate.kind, id: candidate.rowid) else {
-                return nil
-            }
-            let entry = candidate.hit
-            return SearchHit(
-                record: record, score: entry?.score ?? 0, tier: entry?.tier ?? .unranked)
+        order.entries = page.map { candidate in
+            candidate.hit
+                ?? RankedOrder.Entry(
+                    kind: candidate.kind, rowid: candidate.rowid, score: 0, tier: .unranked)
         }
+        return order
     }
 
     private func candidate(

@@ -4,9 +4,9 @@ import Testing
 @_spi(Benchmarking) @testable import FTSearchKit
 import FTSearchSQLite
 
-/// A filtered search keeps its ranking as a plain one does (``RankingRestriction``): the same
-/// filter again, however it is written, is served from it, and any write to the records, a
-/// field no text index holds too, makes it stale.
+/// A filtered or sorted search keeps its ranking as a plain one does (``RankingRestriction``):
+/// the same filter and sort again, however the filter is written, is served from it, and any
+/// write to the records, a field no text index holds too, makes it stale.
 @Suite struct FilteredKeptRankingTests {
     let directory: TemporaryDirectory
     let index: SearchIndex
@@ -105,5 +105,36 @@ import FTSearchSQLite
         let after = try index.search(try request(Self.filter))
         #expect(after == (try ranked(try request(Self.filter))), "\(write)")
         #expect(after.hits.map(\.record.id) != first.hits.map(\.record.id).reversed())
+    }
+
+    @Test func aRepeatedSortedSearchIsServedFromItsKeptPage() throws {
+        var request = try request(Self.filter)
+        request.sort = [SortKey(field: "age", descending: true)]
+        request.offset = 2
+        let first = try index.search(request)
+        #expect(first == (try ranked(request)))
+        try #require(first.total > 8)
+        // Kept from the first match: the page of 6 at offset 2 is the kept order's last 6 of 8.
+        var fromTheFirst = request
+        (fromTheFirst.offset, fromTheFirst.limit) = (0, 8)
+        let ids = try ranked(fromTheFirst).hits.map(\.record.id)
+        #expect(first.hits.map(\.record.id) == Array(ids.dropFirst(2)))
+        try reverseKeptOrders()
+        #expect(
+            try index.search(request).hits.map(\.record.id)
+                == Array(ids.reversed().dropFirst(2)))
+        // Another direction, or none, is not served that page.
+        var ascending = request
+        ascending.sort = [SortKey(field: "age")]
+        #expect(try index.search(ascending) == (try ranked(ascending)))
+        // A write to the field sorted by, which no text index holds, makes it stale.
+        try index.database.execute(
+            sql: "UPDATE people SET extra = json_set(extra, '$.age', 99) WHERE id = ?1",
+            arguments: [try #require(ids.last ?? nil)])
+        let after = try index.search(request)
+        #expect(after == (try ranked(request)))
+        var top = request
+        top.offset = 0
+        #expect(try index.search(top).hits.first?.record.id == ids.last)
     }
 }

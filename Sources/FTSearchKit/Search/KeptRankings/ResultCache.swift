@@ -46,8 +46,9 @@ struct ResultCache {
     /// version. 3: the field rule first (see ``RankTier``), and the tier's new layout.
     static let rankingVersion = 3
 
-    /// The slot of the search that `plans` describe, among the rows `restriction` admits (its
-    /// filter in the key, the records' versions in the state), as the indexes are now.
+    /// The slot of the search that `plans` describe, among the rows `restriction` admits and in
+    /// its order (its filter and sort in the key, the records' versions in the state), as the
+    /// indexes are now.
     func slot(for plans: [MatchPlan], restriction: RankingRestriction? = nil) throws -> Slot {
         var structure: [UInt8] = []
         for index in plans.map(\.index) {
@@ -57,7 +58,7 @@ struct ResultCache {
         }
         var parts = ["ranking \(Self.rankingVersion)"] + plans.map(\.rankingKey)
         if let restriction {
-            parts.append("filter " + restriction.key)
+            parts.append(restriction.key)
             structure += restriction.state
         }
         return Slot(key: parts.joined(separator: "\n"), structure: structure)
