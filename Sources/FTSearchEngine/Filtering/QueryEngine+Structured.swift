@@ -1,47 +1,71 @@
 import FTSearchSQLite
 
-/// Searches that filter, sort or count facets: the same matches and relevance as a plain
-/// search (the collectors skip the rows a filter does not admit and note every match, see
-/// ``RowFilter``), read against the records' fields in memory (``FieldTable``). Such a search
-/// ranks afresh (the kept rankings, ``ResultCache``, are of unfiltered searches) and keeps its
-/// matches while the records are unchanged (``FieldTableCache``): the same search again, its
-/// next page or another of its facets counts over them, and then only ranks the page, or
-/// (unfiltered and unsorted) takes the plain search's kept ranking.
+/// Searches that sort or count facets, and filters of an empty text: the same matches and
+/// relevance as a plain search (the collectors skip the rows a filter does not admit and note
+/// every match, see ``RowFilter``), read against the records' fields in memory
+/// (``FieldTable``). (A filter of a ranked text alone is a plain search restricted, whose
+/// rankings are kept as any other: see ``RankingRestriction``.) A search that counts facets
+/// keeps its matches while the records are unchanged (``FieldTableCache``): the same search
+/// again, its next page or another of its facets counts over them, and then only ranks the
+/// page, or (unfiltered) takes the plain search's kept ranking. A sorted page is one walk of
+/// the matches in sort order (``SortedPage``), kept (without facets) as a ranking is, its
+/// filter and sort in the key (``RankingRestriction``).
 extension QueryEngine {
     /// A prefix search that finds nothing suggests a correction that finds something with the
-    /// same filter (see ``withDidYouMean(_:request:count:)``).
+    /// same filter (see ``withDidYouMean(_:request:)``).
     func structuredSearch(_ request: SearchRequest) throws -> SearchResults {
         let (results, tables, matches) = try structuredResults(request)
         return try withDidYouMean(
             Self.withFacets(results, request: request, tables: tables, matches: matches),
-            request: request
-        ) { corrected in
-            var count = corrected
-            (count.sort, count.facets, count.offset, count.limit) = ([], [], 0, 0)
-            return try count.isStructured
-                ? structuredResults(count).results.total : self.count(of: count)
-        }
+            request: request)
     }
 
     /// The results of `request` without facets, the fields of the kinds searched, and every
-    /// match of each kind when the request sorts or counts facets.
+    /// match of each kind when the request counts facets.
     package func structuredResults(_ request: SearchRequest) throws
         -> (results: SearchResults, tables: [FieldTable], matches: [Kind: RowSet])
     {
         var read: [FieldColumnStore.Entry] = []
+        var keeping: [() -> Void] = []
         let answer = try database.readingOneVersion {
-            try structuredResults(request, reading: &read)
+            try structuredResults(request, reading: &read, keeping: &keeping)
         }
         FieldColumnStore.keep(read, in: database)
+        for keep in keeping { keep() }
         return answer
     }
 
     /// ``structuredResults(_:)`` in the caller's read transaction; the columns it read from
-    /// the records added to `read`.
+    /// the records added to `read`, and what keeping its ranking takes (a write, for after the
+    /// transaction) to `keeping`.
     private func structuredResults(
-        _ request: SearchRequest, reading read: inout [FieldColumnStore.Entry]
+        _ request: SearchRequest, reading read: inout [FieldColumnStore.Entry],
+        keeping: inout [() -> Void]
     ) throws -> (results: SearchResults, tables: [FieldTable], matches: [Kind: RowSet]) {
         do {
+            // A sorted page (without facets) is kept as a ranking is, its filter and sort in
+            // the key: served before any column is read or the filter evaluated.
+            var sortedSlot: ResultCache.Slot?
+            var found: ([MatchPlan], SearchResults)?
+            if !request.sort.isEmpty, request.facets.isEmpty, request.limit ?? 0 > 0,
+                !request.listsEverything, let resultCache,
+                let (plans, empty) = try plans(for: request)
+            {
+                found = (plans, empty)
+                let restriction = try RankingRestriction(
+                    request.filter, sort: request.sort, kinds: plans.map(\.kind), in: self)
+                let slot = try resultCache.slot(for: plans, restriction: restriction)
+                if let order = try resultCache.order(
+                    in: slot, covering: request.pageEnd, plans: plans, tokenizer: tokenizer)
+                {
+                    var results = empty
+                    results.total = order.total
+                    results.hits = try order.hits(
+                        offset: request.offset, limit: request.limit ?? 0, from: database)
+                    return (results, [], [:])
+                }
+                if request.pageEnd <= ResultCache.longestKeptRanking { sortedSlot = slot }
+            }
             let fields = Set(
                 (request.filter?.fields ?? []) + request.sort.map(\.field) + request.facets)
             let tables = try request.kinds.inOrder.map {
@@ -52,17 +76,22 @@ extension QueryEngine {
             let admitted = request.filter.map { filter in
                 admittedRows(by: filter, in: tables)
             }
-            let needsMatches = !request.sort.isEmpty || !request.facets.isEmpty
+            let needsMatches = !request.facets.isEmpty
+            let sorts = !request.sort.isEmpty && request.limit != 0
             var results: SearchResults
             var matches: [Kind: RowSet] = [:]
-            var relevance: Relevance
             if request.listsEverything {
                 for table in tables { matches[table.kind] = admitted?[table.kind] ?? table.records }
                 results = SearchResults(
                     query: request.text, total: matches.values.reduce(0) { $0 + $1.count },
                     hits: [], tokens: [])
-                relevance = .listing
-                if request.sort.isEmpty {
+                if sorts {
+                    let order = try SortedPage(engine: self, request: request, tables: tables)
+                        .order(listing: matches)
+                    results.hits = try order.hits(
+                        offset: request.offset, limit: request.limit ?? results.total,
+                        from: database)
+                } else if request.sort.isEmpty {
                     // Unfiltered, every record: the plain listing, placed by the sort codes.
                     results.hits =
                         admitted == nil
@@ -70,19 +99,46 @@ extension QueryEngine {
                         : try listedPage(request, matches: matches, tables: tables)
                 }
             } else {
-                guard let (plans, empty) = try plans(for: request) else {
+                guard let (plans, empty) = try found ?? plans(for: request) else {
                     return (
                         SearchResults(query: request.text, total: 0, hits: [], tokens: []), tables,
                         [:]
                     )
                 }
                 results = empty
-                relevance = .ranked(plans)
                 let search = FieldTableCache.MatchKey(request)
-                if needsMatches, let kept = keptMatches(of: search, plans: plans, tables: tables) {
+                let kept =
+                    needsMatches ? keptMatches(of: search, plans: plans, tables: tables) : nil
+                if sorts {
+                    // One walk in sort order: the page, the total, and the matches for facets.
+                    // A page to keep is ordered from the first match.
+                    let collects = kept == nil && needsMatches
+                    var page = request
+                    if sortedSlot != nil { (page.offset, page.limit) = (0, request.pageEnd) }
+                    let started = ContinuousClock.now
+                    let sorted = try SortedPage(engine: self, request: page, tables: tables)
+                        .order(ranking: plans, admitted: admitted, collectsMatches: collects)
+                    let cost = ContinuousClock.now - started
+                    results.total = sorted.order.total
+                    results.hits = try sorted.order.hits(
+                        offset: request.offset, limit: request.limit ?? results.total,
+                        from: database)
+                    if let sortedSlot, let resultCache, resultCache.keeps(sorted.order, cost: cost)
+                    {
+                        keeping.append {
+                            resultCache.keep(sorted.order, in: sortedSlot, cost: cost)
+                        }
+                    }
+                    matches = kept ?? sorted.matches
+                    for table in tables where collects {
+                        if let rows = sorted.matches[table.kind] {
+                            fieldTables?.keep(rows, of: search, in: table)
+                        }
+                    }
+                } else if let kept {
                     matches = kept
                     results.total = kept.values.reduce(0) { $0 + $1.count }
-                    if request.sort.isEmpty, request.limit != 0, results.total > request.offset {
+                    if request.limit != 0, results.total > request.offset {
                         results.hits = try page(
                             of: request, plans: plans, admitted: admitted, total: results.total)
                     }
@@ -91,16 +147,14 @@ extension QueryEngine {
                         $0.admitting(admitted?[$0.kind], collectsMatches: needsMatches)
                     }
                     var page = request
-                    if !request.sort.isEmpty || request.limit ?? 0 == 0 {
-                        (page.offset, page.limit) = (0, 1)
-                    }
+                    if request.limit ?? 0 == 0 { (page.offset, page.limit) = (0, 1) }
                     var order = try rankedOrder(of: filtered, request: page)
                     results.total = order.total
-                    if request.sort.isEmpty, request.limit == nil, order.total > request.offset {
+                    if request.limit == nil, order.total > request.offset {
                         page.limit = order.total - request.offset
                         order = try rankedOrder(of: filtered, request: page)
                     }
-                    if request.sort.isEmpty, request.limit != 0 {
+                    if request.limit != 0 {
                         results.hits = try order.hits(
                             offset: request.offset, limit: page.limit ?? 0, from: database)
                     }
@@ -112,12 +166,6 @@ extension QueryEngine {
                         }
                     }
                 }
-            }
-            if !request.sort.isEmpty, request.limit != 0 {
-                results.hits = try SortedPage(
-                    engine: self, request: request, tables: tables, matches: matches,
-                    relevance: relevance
-                ).hits()
             }
             return (results, tables, matches)
         }
@@ -156,14 +204,6 @@ extension QueryEngine {
         if page.limit == nil { page.limit = total - request.offset }
         return try rankedOrder(of: restricted, request: page).hits(
             offset: request.offset, limit: page.limit ?? 0, from: database)
-    }
-
-    /// How matches that tie on the sort fields are ordered.
-    enum Relevance {
-        /// By the listing order: kind, then sort name and id.
-        case listing
-        /// By the rank of these plans.
-        case ranked([MatchPlan])
     }
 
     /// The rows of each table that `filter` keeps.

@@ -98,19 +98,24 @@ package struct RowSet: Sendable, Equatable {
 }
 
 /// What a ranking of a ``MatchPlan`` is restricted to and what it reports: the rows a filter
-/// admits (nil for all), and, when asked, every row that matched (for facets and sort).
-/// Shared by the collectors of one plan, which may run on two connections at once: each
-/// collects its matches apart and hands them over here when it finishes.
+/// admits (nil for all), and, when asked, every row that matched (for facets). Shared by the
+/// collectors of one plan, which may run on two connections at once: each collects its
+/// matches apart and hands them over here when it finishes.
 final class RowFilter: Sendable {
     /// The rows a match must be among; nil for every row.
     let admitted: RowSet?
     /// Whether the collectors note every match.
     let collectsMatches: Bool
+    /// For a page ordered by sort fields, what the collectors keep instead of the best by
+    /// relevance: every match that can reach the page in sort order (see ``SortReach``), each
+    /// scored; nil for a ranking by relevance.
+    let order: SortReach.Order?
     private let collected = Mutex(RowSet(capacity: 0))
 
-    init(admitted: RowSet?, collectsMatches: Bool) {
+    init(admitted: RowSet?, collectsMatches: Bool, order: SortReach.Order? = nil) {
         self.admitted = admitted
         self.collectsMatches = collectsMatches
+        self.order = order
     }
 
     /// Adds the matches one collector noted.

@@ -1,40 +1,96 @@
 import FTSearchSQLite
 
 /// The page of a search ordered by sort fields: every match by the fields' values (records
-/// without one last), ties by relevance (``QueryEngine/Relevance``).
+/// without one last), ties by relevance (with an empty text, by the listing order).
 ///
-/// Only the matches that can reach the page are ordered: for each kind, a count of its
-/// matches by the rank of their first sort value finds the value the page's end reaches, and
-/// only the matches up to it (with all that tie with it) are sorted; those that tie on every
-/// sort field, and the page's own, are then ranked by relevance among themselves.
+/// Only the matches that can reach the page are ordered: those whose first sort value ranks
+/// no lower than the value the page's end reaches (see ``SortReach``), with all that tie with
+/// it. For a ranked text they are found by one walk of each plan's doclists, which counts
+/// every match and scores only those (the collectors in sort order, see ``FTS5RankCollector``);
+/// for an empty text, among the matches known. They are sorted, and those that tie on every
+/// sort field with the page's own are ordered by relevance among themselves: by their tier and
+/// score, then as the plain search breaks ties (``RankedPage/ordered(_:)``), or in the listing
+/// order.
 struct SortedPage {
     let engine: QueryEngine
     let request: SearchRequest
     let tables: [FieldTable]
-    let matches: [Kind: RowSet]
-    let relevance: QueryEngine.Relevance
 
     private struct Candidate {
         var kind: Kind
         var rowid: Int64
         var values: [FieldTerm?]
+        /// Its tier and score, when the text is ranked.
+        var ranked: FTS5RankCollector.Ranked?
         var position = 0
         var hit: RankedOrder.Entry?
     }
 
-    func hits() throws -> [SearchHit] {
+    /// The page's end in sort order (`Int.max`: every match).
+    private var end: Int {
+        guard let limit = request.limit else { return .max }
+        let (end, overflow) = request.offset.addingReportingOverflow(limit)
+        return overflow ? .max : end
+    }
+
+    /// The page among `matches`, an empty text's, whose ties are in the listing order.
+    func order(listing matches: [Kind: RowSet]) throws -> RankedOrder {
         let total = matches.values.reduce(0) { $0 + $1.count }
-        let end = request.limit.map { min(request.offset + $0, total) } ?? total
-        guard end > request.offset else { return [] }
         var candidates: [Candidate] = []
         for table in tables {
             guard let rows = matches[table.kind] else { continue }
-            candidates += self.candidates(in: table, rows: rows, end: end)
+            let reach = SortReach(order(of: table, end: min(end, total)))
+            candidates += reach.reaching(rows).map { candidate($0, in: table) }
         }
+        return try order(among: candidates, total: total)
+    }
+
+    /// The page of the matches of `plans` (one per kind searched) among the rows `admitted`
+    /// (nil: every row), the total of those matches, and (when `collectsMatches`) every one of
+    /// them: one walk of each plan's matches in sort order, ties by relevance.
+    func order(ranking plans: [MatchPlan], admitted: [Kind: RowSet]?, collectsMatches: Bool)
+        throws -> (order: RankedOrder, matches: [Kind: RowSet])
+    {
+        let sorting = plans.map { plan in
+            plan.admitting(
+                admitted?[plan.kind], collectsMatches: collectsMatches,
+                order: tables.first { $0.kind == plan.kind }.map { order(of: $0, end: end) })
+        }
+        var walk = request
+        (walk.offset, walk.limit) = (0, end)
+        let (total, ranked, _) = try RankedPage(
+            database: engine.database, plans: sorting, request: walk, sources: engine.sources
+        ).collect()
+        var candidates: [Candidate] = []
+        for row in ranked {
+            guard let table = tables.first(where: { $0.kind == row.kind }) else { continue }
+            candidates.append(candidate(row.rowid, in: table, ranked: row))
+        }
+        var matches: [Kind: RowSet] = [:]
+        for plan in sorting {
+            if collectsMatches, let rows = plan.rowFilter?.matches { matches[plan.kind] = rows }
+        }
+        return (try order(among: candidates, total: total), matches)
+    }
+
+    /// How `table`'s matches are ordered for a page ending at `end`: by the first sort field.
+    private func order(of table: FieldTable, end: Int) -> SortReach.Order {
+        SortReach.Order(
+            column: table.columns[request.sort[0].field], descending: request.sort[0].descending,
+            end: end)
+    }
+
+    /// The page among `candidates` (every match of `total` that can reach it, perhaps more),
+    /// ranked by relevance where they tie: the order from the page's offset, in sort order.
+    private func order(among candidates: [Candidate], total: Int) throws -> RankedOrder {
+        let end = min(self.end, total)
+        var order = RankedOrder(total: total, start: request.offset, entries: [])
+        guard end > request.offset else { return order }
+        var candidates = candidates
         candidates.sort { precedes($0, $1) }
         // The rows whose order relevance decides: the page's, and every row tied with one.
         let pageRange = request.offset..<min(end, candidates.count)
-        var ranked: [Kind: RowSet] = [:]
+        guard !pageRange.isEmpty else { return order }
         var first = pageRange.lowerBound
         while first > 0, ties(candidates[first - 1], candidates[pageRange.lowerBound]) {
             first -= 1
@@ -44,91 +100,23 @@ struct SortedPage {
         {
             last += 1
         }
-        for candidate in candidates[first..<last] {
-            ranked[candidate.kind, default: RowSet(capacity: 0)].insert(candidate.rowid)
-        }
-        let positions = try relevanceOrder(of: ranked)
         var window = Array(candidates[first..<last])
-        for index in window.indices {
-            let key = RowKey(kind: window[index].kind, rowid: window[index].rowid)
-            window[index].position = positions[key]?.position ?? .max
-            window[index].hit = positions[key]?.entry
-        }
+        try placeByRelevance(&window)
         window.sort { precedes($0, $1) || (!precedes($1, $0) && $0.position < $1.position) }
         let page = window.dropFirst(pageRange.lowerBound - first).prefix(pageRange.count)
-        var records = RecordRows.Readers(database: engine.database)
-        return try page.compactMap { candidate in
-            guard let record = try records.record(of: candidate.kind, id: candidate.rowid) else {
-                return nil
-            }
-            let entry = candidate.hit
-            return SearchHit(
-                record: record, score: entry?.score ?? 0, tier: entry?.tier ?? .unranked)
+        order.entries = page.map { candidate in
+            candidate.hit
+                ?? RankedOrder.Entry(
+                    kind: candidate.kind, rowid: candidate.rowid, score: 0, tier: .unranked)
         }
+        return order
     }
 
-    /// The matches of `table` that can be among the first `end` in sort order: those whose
-    /// first sort value ranks no lower than the value the `end`-th reaches.
-    private func candidates(in table: FieldTable, rows: RowSet, end: Int) -> [Candidate] {
-        let columns = request.sort.map { table.columns[$0.field] }
-        guard let firstColumn = columns[0] else {
-            // No record of the kind has the field: all of its matches tie, last.
-            return rows.rowids.map { candidate($0, in: table, columns) }
-        }
-        let descending = request.sort[0].descending
-        let last = Int32(firstColumn.terms.count - 1)
-        let ranks = descending ? firstColumn.ranks.map { last - $0 } : firstColumn.ranks
-        let missing = Int32(firstColumn.terms.count)
-        var keys: [Int32] = []
-        keys.reserveCapacity(rows.count)
-        var histogram = Array(repeating: 0, count: firstColumn.terms.count + 1)
-        // Each match's key, its lowest rank: one pass over the bitmap's words, in place.
-        firstColumn.starts.withUnsafeBufferPointer { starts in
-            firstColumn.codes.withUnsafeBufferPointer { codes in
-                ranks.withUnsafeBufferPointer { ranks in
-                    histogram.withUnsafeMutableBufferPointer { histogram in
-                        for (index, word) in rows.words.enumerated() where word != 0 {
-                            var bits = word
-                            while bits != 0 {
-                                let row = index &* 64 &+ bits.trailingZeroBitCount
-                                bits &= bits &- 1
-                                var key = missing
-                                if row + 1 < starts.count {
-                                    for code in Int(starts[row])..<Int(starts[row + 1]) {
-                                        key = min(key, ranks[Int(codes[code])])
-                                    }
-                                }
-                                keys.append(key)
-                                histogram[Int(key)] &+= 1
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        var reach = missing
-        var counted = 0
-        for (key, count) in histogram.enumerated() {
-            counted += count
-            if counted >= end {
-                reach = Int32(key)
-                break
-            }
-        }
-        var result: [Candidate] = []
-        var index = 0
-        rows.forEach { rowid in
-            if keys[index] <= reach { result.append(candidate(rowid, in: table, columns)) }
-            index += 1
-        }
-        return result
-    }
-
-    private func candidate(_ rowid: Int64, in table: FieldTable, _ columns: [FieldColumn?])
-        -> Candidate
-    {
-        let values = zip(columns, request.sort).map { column, key -> FieldTerm? in
-            guard let column else { return nil }
+    private func candidate(
+        _ rowid: Int64, in table: FieldTable, ranked: FTS5RankCollector.Ranked? = nil
+    ) -> Candidate {
+        let values = request.sort.map { key -> FieldTerm? in
+            guard let column = table.columns[key.field] else { return nil }
             var best: FieldTerm?
             for code in column.codes(of: Int(rowid)) {
                 let term = column.terms[Int(code)]
@@ -142,7 +130,7 @@ struct SortedPage {
             }
             return best
         }
-        return Candidate(kind: table.kind, rowid: rowid, values: values)
+        return Candidate(kind: table.kind, rowid: rowid, values: values, ranked: ranked)
     }
 
     /// Whether `a` comes before `b` by the sort fields alone.
@@ -165,37 +153,45 @@ struct SortedPage {
         !precedes(a, b) && !precedes(b, a)
     }
 
-    private struct RowKey: Hashable {
-        var kind: Kind
-        var rowid: Int64
-    }
-
-    /// The position of each of `rows` in relevance order among them, with its rank entry
-    /// when the text is ranked.
-    private func relevanceOrder(of rows: [Kind: RowSet]) throws
-        -> [RowKey: (position: Int, entry: RankedOrder.Entry?)]
-    {
-        var positions: [RowKey: (position: Int, entry: RankedOrder.Entry?)] = [:]
-        switch relevance {
-        case .listing:
+    /// Sets the position of each of `window` in relevance order among them, and its rank
+    /// entry when the text is ranked: by the tiers and scores the walk found, or for an empty
+    /// text in the listing order.
+    private func placeByRelevance(_ window: inout [Candidate]) throws {
+        let ranked = window.compactMap(\.ranked)
+        guard ranked.count == window.count else {
+            var rows: [Kind: RowSet] = [:]
+            for candidate in window {
+                rows[candidate.kind, default: RowSet(capacity: 0)].insert(candidate.rowid)
+            }
+            var positions: [Kind: [Int64: Int]] = [:]
+            var position = 0
             for table in tables {
                 guard let set = rows[table.kind] else { continue }
                 for id in try engine.listingOrder(of: table.kind, rows: set) {
-                    positions[RowKey(kind: table.kind, rowid: id)] = (positions.count, nil)
+                    positions[table.kind, default: [:]][id] = position
+                    position += 1
                 }
             }
-        case .ranked(let plans):
-            let count = rows.values.reduce(0) { $0 + $1.count }
-            guard count > 0 else { return positions }
-            let restricted = plans.map {
-                $0.admitting(rows[$0.kind] ?? RowSet(capacity: 0), collectsMatches: false)
+            for index in window.indices {
+                window[index].position =
+                    positions[window[index].kind]?[window[index].rowid] ?? .max
             }
-            var page = request
-            (page.offset, page.limit) = (0, count)
-            for entry in try engine.rankedOrder(of: restricted, request: page).entries {
-                positions[RowKey(kind: entry.kind, rowid: entry.rowid)] = (positions.count, entry)
-            }
+            return
         }
-        return positions
+        var page = request
+        (page.offset, page.limit) = (0, ranked.count)
+        var rows = ranked
+        let order = try RankedPage(
+            database: engine.database, plans: [], request: page, sources: engine.sources
+        ).ordered(&rows)
+        var positions: [Kind: [Int64: (position: Int, entry: RankedOrder.Entry)]] = [:]
+        for (position, entry) in order.enumerated() {
+            positions[entry.kind, default: [:]][entry.rowid] = (position, entry)
+        }
+        for index in window.indices {
+            let placed = positions[window[index].kind]?[window[index].rowid]
+            window[index].position = placed?.position ?? .max
+            window[index].hit = placed?.entry
+        }
     }
 }

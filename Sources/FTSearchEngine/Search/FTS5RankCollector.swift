@@ -17,6 +17,8 @@ import FTSearchSQLite
 ///
 /// For a single match phrase the IDF is the same for every row, so it is applied at the end
 /// (see ``finish()``), which spares the extra pass over the doclist that `bm25()` makes for it.
+/// For a page in sort order (``RowFilter/order``) the candidates are the matches that can
+/// reach it (see ``SortReach``), each scored, rather than the best by relevance.
 final class FTS5RankCollector {
 
     /// The best (tier, value) of the matches that are not candidates (or no longer are): an
@@ -25,7 +27,7 @@ final class FTS5RankCollector {
     // The state of one ranking, used by one thread at a time: `@exclusivity(unchecked)`,
     // so that no access in the per-row paths pays a runtime exclusivity check (the decoding
     // loop that calls them lives in FTS5Segments, where they cannot be hoisted out of it).
-    @exclusivity(unchecked) private(set) var bestLeftOut: (tier: Int, value: Double)?
+    @exclusivity(unchecked) var bestLeftOut: (tier: Int, value: Double)?
 
     let tokenCount: Int
     /// The number of match phrases (the first phrases of the query).
@@ -38,7 +40,7 @@ final class FTS5RankCollector {
     let capacity: Int
     /// The rows where every token matched.
     @exclusivity(unchecked) private(set) var total = 0
-    @exclusivity(unchecked) private(set) var candidates: [Candidate] = []
+    @exclusivity(unchecked) var candidates: [Candidate] = []
     /// The IDF of each match phrase (all 1 for a single phrase until ``finish()``).
     private let idf: UnsafeMutableBufferPointer<Double>
     /// Per phrase: its token, and what a hit says (see ``MatchPlan/Phrase``).
@@ -53,16 +55,16 @@ final class FTS5RankCollector {
     @exclusivity(unchecked) private(set) var isStarted = false
     /// The `capacity`-th best key of the rows seen so far, or a lower bound of it: a row below
     /// it cannot be among the best. Nil until more than `capacity` rows were candidates.
-    private var threshold: Key? {
+    var threshold: Key? {
         didSet { leastTier = threshold?.tier ?? .min }
     }
     /// The threshold's tier, `Int.min` while there is none: a row of a lower tier is left out
     /// whatever its score (see ``endRowIfLeftOut(byTier:rowid:)``). Kept apart from the optional
     /// for the per-row check of streamed rows.
-    @exclusivity(unchecked) private var leastTier = Int.min
+    @exclusivity(unchecked) var leastTier = Int.min
     /// The candidates of a tier above the threshold's. When they are `capacity`, the
     /// threshold rises to their tier at once (see ``admit(_:)``).
-    @exclusivity(unchecked) private var candidatesAboveLeastTier = 0
+    @exclusivity(unchecked) var candidatesAboveLeastTier = 0
     /// When the candidates outgrow this count, ``raiseThreshold()`` selects the
     /// `capacity`-th best of them and drops those below it; doubled when that frees little
     /// (many rows tied with the page's last), so the work stays linear in the matches, and so
@@ -70,7 +72,7 @@ final class FTS5RankCollector {
     /// page's end plus 128, so that a threshold is found within the first few hundred rows
     /// and most of a long doclist's rows are left out by their bound, their sizes never read
     /// (with 4,096 more, a first page scored every one of its first four thousand matches).
-    private lazy var selectionLimit =
+    lazy var selectionLimit =
         capacity > (Int.max - 128) / 2 ? Int.max : 2 * capacity + 128
     // Per-row scratch space, as raw buffers: no exclusivity checks in the per-row loop.
     private let frequencies: UnsafeMutableBufferPointer<Double>
@@ -93,6 +95,8 @@ final class FTS5RankCollector {
 
     /// The rows a filter admits (see ``RowFilter``); nil for every row.
     private let admitted: RowSet?
+    /// For a page in sort order, how far into the matches it can reach; nil by relevance.
+    let sortReach: SortReach?
     /// Every match counted, when the plan's filter asks for them.
     @exclusivity(unchecked) private var matched: RowSet?
     /// The matches the filter did not admit: counted for the IDF only, which is the index's.
@@ -111,6 +115,7 @@ final class FTS5RankCollector {
     ) {
         arguments = (plan, database, sizeTable, rowSizes)
         admitted = plan.rowFilter?.admitted
+        sortReach = plan.rowFilter?.order.map(SortReach.init)
         if plan.rowFilter?.collectsMatches == true { matched = RowSet(capacity: 0) }
         if let database, let sizeTable {
             sizeBlob = BlobReader(database: database, table: sizeTable, column: "sz")
@@ -341,17 +346,22 @@ final class FTS5RankCollector {
         onePhraseTiers[signals.rawValue]
     }
 
-    /// Ends the current row when its `tier` alone leaves it out, below the threshold's: counts
-    /// it and returns true, its hits never needed (a one-word search then reads none of its
-    /// positions); true too for a row the filter does not admit, which is no match and is not
-    /// counted. False when they must decide (see ``endRow(rowid:hits:tier:readSize:)``).
+    /// Ends the current row when its `tier` alone leaves it out, below the threshold's (in
+    /// sort order: when it cannot reach the page): counts it and returns true, its hits never
+    /// needed (a one-word search then reads none of its positions); true too for a row the
+    /// filter does not admit, which is no match and is not counted. False when they must
+    /// decide (see ``endRow(rowid:hits:tier:readSize:)``).
     @inline(__always)
     func endRowIfLeftOut(byTier tier: Int, rowid: Int64) -> Bool {
         if let admitted, !admitted.contains(rowid) {
             excluded += 1
             return true
         }
-        guard tier < leastTier else { return false }
+        if let sortReach {
+            guard !sortReach.reaches(rowid) else { return false }
+        } else {
+            guard tier < leastTier else { return false }
+        }
         total += 1
         matched?.insert(rowid)
         leaveOut(tier: tier, value: .infinity)
@@ -434,56 +444,7 @@ final class FTS5RankCollector {
         return SQLiteResultCode.ok.rawValue
     }
 
-    /// Keeps `candidate` unless it ranks below the threshold, raising the threshold when the
-    /// candidates outgrow the selection limit (so they stay within the capacity reserved), or
-    /// as soon as `capacity` of them rank in a tier above the threshold's: then every row of
-    /// the threshold's tier is left out by its tier alone, its positions never decoded (a
-    /// one-letter search's names, once the page is full of names that also hold the letter
-    /// as a whole word), where waiting for the selection limit scored them all.
-    @inline(__always)
-    private func admit(_ candidate: Candidate) {
-        if let least = threshold, candidate.ranksBelow(least) {
-            leaveOut(tier: candidate.tier, value: candidate.value)
-            return
-        }
-        candidates.append(candidate)
-        if candidates.count > selectionLimit {
-            raiseThreshold()
-            selectionLimit = max(selectionLimit, 2 * candidates.count)
-        } else if threshold != nil && candidate.tier > leastTier {
-            candidatesAboveLeastTier += 1
-            if candidatesAboveLeastTier >= capacity { raiseThreshold() }
-        }
-    }
-
-    /// Notes a match that is not (or no longer) a candidate, by its tier and (a bound of) its
-    /// value.
-    @inline(__always)
-    private func leaveOut(tier: Int, value: Double) {
-        if let best = bestLeftOut, (best.tier, best.value) >= (tier, value) { return }
-        bestLeftOut = (tier, value)
-    }
-
     func fail(_ code: Int32) {
         if failure == SQLiteResultCode.ok.rawValue { failure = code }
     }
-
-    /// Raises the threshold to the `capacity`-th best key of the candidates, which hold every
-    /// row seen so far that can be among the best, and drops the candidates below it (those
-    /// that could tie with it after the IDF stay).
-    private func raiseThreshold() {
-        guard candidates.count > capacity else { return }
-        let least = candidates.withUnsafeMutableBufferPointer {
-            Self.select(capacity - 1, in: $0)
-        }
-        if threshold.map({ $0 < least }) ?? true { threshold = least }
-        candidates.removeAll { candidate in
-            guard candidate.ranksBelow(least) else { return false }
-            leaveOut(tier: candidate.tier, value: candidate.value)
-            return true
-        }
-        let leastTier = leastTier
-        candidatesAboveLeastTier = candidates.count { $0.tier > leastTier }
-    }
-
 }

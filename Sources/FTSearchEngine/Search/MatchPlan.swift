@@ -122,15 +122,19 @@ struct MatchPlan {
     let columnFilter: String
     /// The index columns that filter names, by number; nil when all are matched.
     let matchedColumns: [Int]?
-    /// The rows a filter admits and whether every match is to be noted (see ``RowFilter``);
-    /// nil for a plain ranking.
+    /// The rows a filter admits, whether every match is to be noted and the sort order a page
+    /// is collected in (see ``RowFilter``); nil for a plain ranking.
     var rowFilter: RowFilter?
 
     /// The plan ranking only the rows `admitted` (none when nil: every row), noting every match
-    /// when `collectsMatches`.
-    func admitting(_ admitted: RowSet?, collectsMatches: Bool) -> MatchPlan {
+    /// when `collectsMatches`, and keeping the matches that can reach a page in sort `order`
+    /// rather than the best by relevance when it is given.
+    func admitting(
+        _ admitted: RowSet?, collectsMatches: Bool, order: SortReach.Order? = nil
+    ) -> MatchPlan {
         var plan = self
-        plan.rowFilter = RowFilter(admitted: admitted, collectsMatches: collectsMatches)
+        plan.rowFilter = RowFilter(
+            admitted: admitted, collectsMatches: collectsMatches, order: order)
         return plan
     }
 

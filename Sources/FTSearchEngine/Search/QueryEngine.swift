@@ -66,7 +66,10 @@ package struct QueryEngine {
 
     package func search(_ request: SearchRequest) throws -> SearchResults {
         try request.validate()
-        if request.isStructured {
+        // A filter alone restricts the ranking (kept as any other, see RankingRestriction).
+        if request.isStructured,
+            request.listsEverything || !request.sort.isEmpty || !request.facets.isEmpty
+        {
             return try structuredSearch(request)
         }
         if request.listsEverything {
@@ -76,10 +79,14 @@ package struct QueryEngine {
             return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
         var results = empty
+        var restriction: RankingRestriction?
         // The ranking and the page's records from one version of the database, and one read
-        // transaction (its file locks) for all their reads; keeping the ranking is a write, so
-        // it waits for the end of that transaction.
+        // transaction (its file locks) for all their reads; keeping the ranking (and the
+        // columns a filter read) is a write, so it waits for the end of that transaction.
         let ranking = try database.readingOneVersion {
+            restriction = try request.filter.map {
+                try RankingRestriction($0, kinds: plans.map(\.kind), in: self)
+            }
             // A count (limit 0) is the total of the ranking of the best match; every match (no
             // limit) is the page that ends at that total.
             var page = request
@@ -87,12 +94,12 @@ package struct QueryEngine {
                 page.offset = 0
                 page.limit = 1
             }
-            var ranking = try rankedOrder(plans, request: page)
+            var ranking = try rankedOrder(plans, request: page, restriction: restriction)
             results.total = ranking.order.total
             if request.limit == nil && results.total > request.offset {
                 page = request
                 page.limit = results.total - request.offset
-                ranking = try rankedOrder(plans, request: page)
+                ranking = try rankedOrder(plans, request: page, restriction: restriction)
             }
             if page.limit != nil && request.limit != 0 {
                 results.hits = try ranking.order.hits(
@@ -100,6 +107,7 @@ package struct QueryEngine {
             }
             return ranking
         }
+        if let restriction { FieldColumnStore.keep(restriction.read, in: database) }
         try ranking.keep()
         return try withDidYouMean(results, request: request)
     }
@@ -112,11 +120,14 @@ package struct QueryEngine {
         var keep: () throws -> Void = {}
     }
 
-    /// The order of the best matches up to the end of `request`'s page: kept by the result
-    /// cache (and brought up to date after writes), or ranked by the fast plan (and then, if
-    /// that was expensive, to be kept by the returned ranking's ``Ranking/keep``).
-    private func rankedOrder(_ plans: [MatchPlan], request: SearchRequest) throws -> Ranking {
-        let slot = try resultCache?.slot(for: plans)
+    /// The order of the best matches up to the end of `request`'s page (among the rows
+    /// `restriction` admits): kept by the result cache (and brought up to date after writes),
+    /// or ranked by the fast plan (and then, if that was expensive, to be kept by the returned
+    /// ranking's ``Ranking/keep``).
+    private func rankedOrder(
+        _ plans: [MatchPlan], request: SearchRequest, restriction: RankingRestriction? = nil
+    ) throws -> Ranking {
+        let slot = try resultCache?.slot(for: plans, restriction: restriction)
         let end = request.pageEnd
         if let slot,
             let kept = try resultCache?.order(
@@ -131,7 +142,8 @@ package struct QueryEngine {
         // the helper's half or not, and then the ranking has no frontier.
         let sequence = try resultCache.map { _ in try SearchChanges.latestSequence(in: database) }
         let (order, frontier) = try RankedPage(
-            database: database, plans: plans, request: request, sources: sources
+            database: database, plans: restriction?.restricting(plans) ?? plans,
+            request: request, sources: sources
         ).rank(withFrontier: resultCache != nil)
         let cost = clock.now - started
         // A ranking too cheap to keep reads no change log (outside the transaction, a read
@@ -151,15 +163,14 @@ package struct QueryEngine {
     }
 
     /// `results`, with a did-you-mean suggestion when a prefix search found nothing: one that
-    /// finds something when `count` runs it (by default, the plain search's count).
-    func withDidYouMean(
-        _ results: SearchResults, request: SearchRequest,
-        count: ((SearchRequest) throws -> Int)? = nil
-    ) throws -> SearchResults {
+    /// finds something (with the same filter, see ``count(of:)``).
+    func withDidYouMean(_ results: SearchResults, request: SearchRequest) throws
+        -> SearchResults
+    {
         guard results.total == 0 && request.match == .prefix else { return results }
         var results = results
         results.didYouMean = try Correction(database: database, request: request, memory: memory)
-            .suggestion(for: results.tokens) { try count?($0) ?? self.count(of: $0) }
+            .suggestion(for: results.tokens) { try self.count(of: $0) }
         return results
     }
 
@@ -276,13 +287,21 @@ package struct QueryEngine {
         return form
     }
 
-    /// The number of records matching `request` (every kind searched): the total of the
-    /// ranking of its best match.
+    /// The number of records matching `request` (every kind searched, among the rows its
+    /// filter admits): the total of the ranking of its best match.
     package func count(of request: SearchRequest) throws -> Int {
         guard let (plans, _) = try plans(for: request) else { return 0 }
         var page = request
         (page.offset, page.limit) = (0, 1)
-        return try database.readingOneVersion { try rankedOrder(plans, request: page).order.total }
+        var restriction: RankingRestriction?
+        let total = try database.readingOneVersion {
+            restriction = try request.filter.map {
+                try RankingRestriction($0, kinds: plans.map(\.kind), in: self)
+            }
+            return try rankedOrder(plans, request: page, restriction: restriction).order.total
+        }
+        if let restriction { FieldColumnStore.keep(restriction.read, in: database) }
+        return total
     }
 
     /// Every record, people then animals, each kind by sort name and id. A kind's sort codes

@@ -39,6 +39,20 @@ struct RankedPage {
     /// ``RankingFrontier/changeSequence`` is the caller's to set. Without a cache to keep it
     /// in, the frontier is not worked out.
     func rank(withFrontier: Bool) throws -> (order: RankedOrder, frontier: RankingFrontier?) {
+        var (total, ranked, collectors) = try collect()
+        let order = RankedOrder(total: total, start: start, entries: try ordered(&ranked))
+        return (
+            order,
+            withFrontier ? try frontier(of: order, ranked: ranked, collectors: collectors) : nil
+        )
+    }
+
+    /// Every plan's matches handed to a collector of the page's end: the count of all, the
+    /// candidates of every plan (see ``FTS5RankCollector/finish()``), and each plan's collector
+    /// (nil for a page of no rows).
+    func collect() throws -> (
+        total: Int, ranked: [FTS5RankCollector.Ranked], collectors: [FTS5RankCollector?]
+    ) {
         var total = 0
         var ranked: [FTS5RankCollector.Ranked] = []
         var collectors: [FTS5RankCollector?] = []
@@ -53,6 +67,13 @@ struct RankedPage {
             ranked = ranked.isEmpty ? finished : ranked + finished
             collectors.append(collector)
         }
+        return (total, ranked, collectors)
+    }
+
+    /// The rows of `ranked` (candidates of every plan, in any order; reordered in place) at
+    /// positions `start ..< offset + limit` in rank order: by (tier, score), then by sort key,
+    /// kind and id where those tie.
+    func ordered(_ ranked: inout [FTS5RankCollector.Ranked]) throws -> [RankedOrder.Entry] {
         // The groups of equal (tier, score), best first. Those that hold a position in
         // `start ..< capacity` are ordered by sort key; those wholly before `start` are
         // dropped, and the last position wanted ends inside at most one.
@@ -72,22 +93,13 @@ struct RankedPage {
             }
             rows.append((groups.count - 1, row.kind, row.rowid))
         }
-        var entries: [RankedOrder.Entry] = []
-        if !rows.isEmpty {
-            let window = (start - firstKept)..<(capacity - firstKept)
-            let ordered = try SortKeyOrder(database: database).rows(
-                at: window, of: rows[...])
-            entries = ordered.map { row in
-                RankedOrder.Entry(
-                    kind: row.kind, rowid: row.rowid, score: groups[row.group].score,
-                    tier: RankTier(rawValue: groups[row.group].tier))
-            }
+        guard !rows.isEmpty else { return [] }
+        let window = (start - firstKept)..<(capacity - firstKept)
+        return try SortKeyOrder(database: database).rows(at: window, of: rows[...]).map { row in
+            RankedOrder.Entry(
+                kind: row.kind, rowid: row.rowid, score: groups[row.group].score,
+                tier: RankTier(rawValue: groups[row.group].tier))
         }
-        let order = RankedOrder(total: total, start: start, entries: entries)
-        return (
-            order,
-            withFrontier ? try frontier(of: order, ranked: ranked, collectors: collectors) : nil
-        )
     }
 
     /// The candidates `ranked` (of every plan, in any order) that can hold a position in

@@ -51,7 +51,47 @@ final class SearchWorker: @unchecked Sendable {
         running = cancellation
         queue.async { [self] in
             do {
-                post(.listing(try listing(for: request, cancellation: cancellation)))
+                let listing = try listing(for: request, cancellation: cancellation)
+                post(.listing(listing))
+                countCompanies(for: request, of: listing, cancellation: cancellation)
+            } catch is CancellationError {
+                // A newer request replaced it.
+            } catch {
+                post(.failure(error))
+            }
+        }
+    }
+
+    /// How long typing must pause before the companies of a listing's matches are counted.
+    static let countingPause = DispatchTimeInterval.milliseconds(100)
+
+    /// Posts `listing` again with the companies of all its matches counted, once typing has
+    /// paused for ``countingPause`` (unless `cancellation` is raised by then). Counting reads
+    /// every match's company, and the first time after the records changed the company of
+    /// every record (a third of a second at a million people): the results are drawn without
+    /// waiting for it, and keystrokes in a row are not slowed by counts nobody reads.
+    private func countCompanies(
+        for request: SearchScreen.Request, of listing: SearchScreen.Listing,
+        cancellation: SearchCancellation
+    ) {
+        guard kinds.contains(.people), listing.total > 0, listing.filterError == nil else {
+            return
+        }
+        queue.asyncAfter(deadline: .now() + Self.countingPause) { [self] in
+            guard !cancellation.isCancelled else { return }
+            do {
+                let filter =
+                    request.filter.allSatisfy(\.isWhitespace)
+                    ? nil : try Filter(parsing: request.filter)
+                var counted = listing
+                counted.companies =
+                    try index.search(
+                        SearchRequest(
+                            text: request.text, kinds: kinds, limit: 0, match: match,
+                            filter: filter, facets: ["company"]),
+                        cancellation: cancellation
+                    ).facets["company"] ?? []
+                post(.listing(counted))
             } catch is CancellationError {
                 // A newer request replaced it.
             } catch {
@@ -144,7 +184,7 @@ final class SearchWorker: @unchecked Sendable {
         let results = try index.search(
             SearchRequest(
                 text: request.text, kinds: kinds, limit: request.resultLimit, match: match,
-                filter: filter, facets: kinds.contains(.people) ? ["company"] : []),
+                filter: filter),
             cancellation: cancellation)
         let highlighter = try index.highlighter(for: results)
         let listed = results.hits.map { hit in
@@ -158,8 +198,7 @@ final class SearchWorker: @unchecked Sendable {
         }
         return SearchScreen.Listing(
             text: request.text, pastSearches: pastSearches, results: listed, total: results.total,
-            didYouMean: results.didYouMean, filter: request.filter,
-            companies: results.facets["company"] ?? [])
+            didYouMean: results.didYouMean, filter: request.filter)
     }
 
     /// The text lowercased with its white space collapsed, to tell a past search that is

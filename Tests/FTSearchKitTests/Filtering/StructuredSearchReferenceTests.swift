@@ -194,6 +194,50 @@ import FTSearchTestSupport
         }
     }
 
+    /// A sorted page is one walk of the matches in sort order: the same page whichever source
+    /// hands the collectors their matches (the doclists, FTS5's cursor, two connections at
+    /// once, each keeping the matches that can reach the page by its own half).
+    @Test(arguments: ["a", "mül", "anna"])
+    func sortedWalkAgreesWithTheModelFromEverySource(text: String) throws {
+        let tokenizer = try index.tokenizer
+        let helper = RankingHelper(path: index.path)
+        let doclists = QueryEngine(database: index.database, tokenizer: tokenizer)
+        var cursor = doclists
+        cursor.readsDoclists = false
+        let halves = QueryEngine(
+            database: index.database, tokenizer: tokenizer, helper: { helper },
+            parallelMinimumSpan: 0)
+        let model = Reference(index: index)
+        let everything = try index.search(SearchRequest(text: text, limit: nil)).hits
+        let sorts = [
+            [SortKey(field: "last_name")], [SortKey(field: "age", descending: true)],
+            [SortKey(field: "nothing")], [SortKey(field: "tags", descending: true)],
+        ]
+        for sort in sorts {
+            for expression in [nil, "age > 40 OR tags = vip"] {
+                let filter = try expression.map { try Filter(parsing: $0) }
+                let kept = everything.map(\.record).filter { r in
+                    filter.map { model.keeps(r, $0) } ?? true
+                }
+                let expected = model.sorted(kept, by: sort)
+                for (offset, limit) in [(0, 1), (0, 20), (9, 3), (150, 40), (0, 1000)] {
+                    let request = SearchRequest(
+                        text: text, limit: limit, offset: offset, filter: filter, sort: sort)
+                    for (name, engine) in [
+                        ("doclists", doclists), ("cursor", cursor), ("halves", halves),
+                    ] {
+                        let page = try engine.search(request)
+                        #expect(
+                            page.hits.map(\.record.id)
+                                == expected.dropFirst(offset).prefix(limit).map(\.id),
+                            "\(name): \(sort) \(expression ?? "") page \(offset) for '\(text)'")
+                        #expect(page.total == expected.count, "\(name): \(sort)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func facetValuesCountMatchesStartingWithAPrefix() throws {
         let values = try index.facetValues(
             FacetSearchRequest(

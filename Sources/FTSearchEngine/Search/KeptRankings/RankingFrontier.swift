@@ -97,6 +97,7 @@ struct RankingFrontier: Equatable, Sendable {
     /// Whether a frontier can serve `plan` (see the type's description).
     static func serves(_ plan: MatchPlan) -> Bool {
         plan.tokenCount == 1 && plan.matchPhraseCount == 1 && plan.index == plan.kind.indexName
+            && plan.rowFilter == nil
     }
 
     // MARK: Encoding

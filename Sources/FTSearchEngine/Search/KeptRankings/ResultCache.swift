@@ -52,17 +52,22 @@ package struct ResultCache {
     /// version. 3: the field rule first (see ``RankTier``), and the tier's new layout.
     static let rankingVersion = 3
 
-    /// The slot of the search that `plans` describe, as the indexes are now.
-    func slot(for plans: [MatchPlan]) throws -> Slot {
+    /// The slot of the search that `plans` describe, among the rows `restriction` admits and in
+    /// its order (its filter and sort in the key, the records' versions in the state), as the
+    /// indexes are now.
+    func slot(for plans: [MatchPlan], restriction: RankingRestriction? = nil) throws -> Slot {
         var structure: [UInt8] = []
         for index in plans.map(\.index) {
             let record = try IndexStructure.record(ofIndexNamed: index, in: database)
             LittleEndian.append(UInt64(record.count), byteCount: 4, to: &structure)
             structure += record
         }
-        let key = (["ranking \(Self.rankingVersion)"] + plans.map(\.rankingKey))
-            .joined(separator: "\n")
-        return Slot(key: key, structure: structure)
+        var parts = ["ranking \(Self.rankingVersion)"] + plans.map(\.rankingKey)
+        if let restriction {
+            parts.append(restriction.key)
+            structure += restriction.state
+        }
+        return Slot(key: parts.joined(separator: "\n"), structure: structure)
     }
 
     /// The ranking kept in `slot`, if it is current and reaches position `end`; else, when
