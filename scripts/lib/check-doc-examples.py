@@ -46,8 +46,9 @@ def read(path):
 
 def package_name():
     """The name SwiftPM compiles `package` declarations under: the root package's identity,
-    its folder's name in lower case."""
-    return os.path.basename(ROOT).lower()
+    its folder's name in lower case, with what is not a letter, digit or `_` made `_` (a clone
+    in `ftsearch-main` compiles as `ftsearch_main`)."""
+    return re.sub(r"[^a-z0-9_]", "_", os.path.basename(ROOT).lower())
 
 
 def comment_examples():
