@@ -47,20 +47,6 @@ import FTSearchSQLite
         return try index.search(request)
     }
 
-    /// Reverses every kept order (entries of 21 bytes), so that a served ranking shows.
-    private func reverseKeptOrders() throws {
-        var kept: [(Int64, [UInt8])] = []
-        try index.database.cachedStatement(sql: "SELECT id, entries FROM result_cache")
-            .forEachRow { kept.append(($0.int64(at: 0), $0.bytes(at: 1))) }
-        for (id, entries) in kept {
-            let reversed = stride(from: 0, to: entries.count, by: 21).reversed()
-                .flatMap { entries[$0..<$0 + 21] }
-            try index.database.execute(
-                sql: "UPDATE result_cache SET entries = ?1 WHERE id = ?2",
-                arguments: [reversed, id])
-        }
-    }
-
     @Test func aRepeatedFilteredSearchIsServedFromItsKeptRanking() throws {
         let first = try index.search(try request(Self.filter))
         #expect(first == (try ranked(try request(Self.filter))))
@@ -68,7 +54,7 @@ import FTSearchSQLite
         #expect(
             try index.database.fetchInt(
                 sql: "SELECT count(*) FROM result_cache WHERE key LIKE '%filter%'") == 1)
-        try reverseKeptOrders()
+        try index.reverseKeptOrders()
         let ids = first.hits.map(\.record.id)
         #expect(try index.search(try request(Self.filter)).hits.map(\.record.id) == ids.reversed())
         // The same filter written otherwise is the same kept ranking.
@@ -89,7 +75,7 @@ import FTSearchSQLite
     func aWriteMakesTheKeptFilteredRankingStale(write: String) throws {
         let first = try index.search(try request(Self.filter))
         let top = try #require(first.hits.first?.record.id)
-        try reverseKeptOrders()
+        try index.reverseKeptOrders()
         switch write {
         case "insert":
             _ = try index.insert(Person(firstName: "Ann", lastName: "Aardvark"))
@@ -120,7 +106,7 @@ import FTSearchSQLite
         (fromTheFirst.offset, fromTheFirst.limit) = (0, 8)
         let ids = try ranked(fromTheFirst).hits.map(\.record.id)
         #expect(first.hits.map(\.record.id) == Array(ids.dropFirst(2)))
-        try reverseKeptOrders()
+        try index.reverseKeptOrders()
         #expect(
             try index.search(request).hits.map(\.record.id)
                 == Array(ids.reversed().dropFirst(2)))

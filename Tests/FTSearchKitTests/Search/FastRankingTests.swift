@@ -259,11 +259,7 @@ import FTSearchTestSupport
     @Test(arguments: [20, 3_000, 20_000, 40_000])
     func absorbedHalvesKeepWhatOneCollectionKeeps(capacity: Int) throws {
         let directory = try TemporaryDirectory()
-        let index = try SearchIndex.temporary(in: directory)
-        try index.importPeople([("Ann", "Smith", "Acme")])
-        let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer)
-        let plan = try #require(
-            try engine.plans(for: SearchRequest(text: "ann", kinds: .people))?.0.first)
+        let plan = try Self.planOfAnn(in: directory)
         let rows: ClosedRange<Int64> = 1...60_000
         var random = SeededGenerator(seed: TestSettings.seed)
         let hits = rows.map { _ in
@@ -305,11 +301,7 @@ import FTSearchTestSupport
     /// one-letter search's every name starting with the letter, under the field rule).
     @Test func theThresholdRisesOnceAPageOfCandidatesRankInABetterTier() throws {
         let directory = try TemporaryDirectory()
-        let index = try SearchIndex.temporary(in: directory)
-        try index.importPeople([("Ann", "Smith", "Acme")])
-        let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer)
-        let plan = try #require(
-            try engine.plans(for: SearchRequest(text: "ann", kinds: .people))?.0.first)
+        let plan = try Self.planOfAnn(in: directory)
         let capacity = 20
         let collector = FTS5RankCollector(plan: plan, capacity: capacity)
         collector.start(rowCount: 1_000_000, tokenCount: 9_000_000, matchPhraseRows: [])
@@ -351,5 +343,18 @@ extension FTS5RankCollector.Ranked {
         guard sorted.count > capacity else { return sorted }
         let last = sorted[capacity - 1]
         return sorted.prefix { ($0.tier, $0.score) >= (last.tier, last.score) }
+    }
+
+}
+
+extension RankSelectionTests {
+    /// The plan of the people's search for `ann` in an index of one person, for feeding a
+    /// collector rows by hand.
+    static func planOfAnn(in directory: TemporaryDirectory) throws -> MatchPlan {
+        let index = try SearchIndex.temporary(in: directory)
+        try index.importPeople([("Ann", "Smith", "Acme")])
+        let engine = QueryEngine(database: index.database, tokenizer: try index.tokenizer)
+        return try #require(
+            try engine.plans(for: SearchRequest(text: "ann", kinds: .people))?.0.first)
     }
 }

@@ -33,21 +33,11 @@ import FTSearchSQLite
         try index.database.fetchInt(sql: "SELECT count(*) FROM result_cache") ?? 0
     }
 
-    /// Reverses the order kept for every search (entries of 21 bytes), so that a served
-    /// ranking shows, and drops their frontiers, so that none is brought up to date after a
-    /// write (``RankingMaintenanceTests`` tests that).
+    /// Reverses the kept orders and drops their frontiers, so that none is brought up to date
+    /// after a write (``RankingMaintenanceTests`` tests that).
     private func reverseKeptOrders() throws {
         try index.database.execute(sql: "UPDATE result_cache SET frontier = NULL")
-        var kept: [(Int64, [UInt8])] = []
-        try index.database.cachedStatement(sql: "SELECT id, entries FROM result_cache")
-            .forEachRow { kept.append(($0.int64(at: 0), $0.bytes(at: 1))) }
-        for (id, entries) in kept {
-            let reversed = stride(from: 0, to: entries.count, by: 21).reversed()
-                .flatMap { entries[$0..<$0 + 21] }
-            try index.database.execute(
-                sql: "UPDATE result_cache SET entries = ?1 WHERE id = ?2",
-                arguments: [reversed, id])
-        }
+        try index.reverseKeptOrders()
     }
 
     @Test func keptRankingsEqualTheReferencePlan() throws {
@@ -151,5 +141,22 @@ import FTSearchSQLite
         #expect(elapsed < .seconds(5))  // not the 10-second busy timeout
         #expect(results == (try index.referenceSearch(request)))
         #expect(try keptCount() == 0)
+    }
+}
+
+extension SearchIndex {
+    /// Reverses the order kept for every search (entries of 21 bytes), so that a test sees
+    /// when a search is served from its kept ranking.
+    func reverseKeptOrders() throws {
+        var kept: [(Int64, [UInt8])] = []
+        try database.cachedStatement(sql: "SELECT id, entries FROM result_cache")
+            .forEachRow { kept.append(($0.int64(at: 0), $0.bytes(at: 1))) }
+        for (id, entries) in kept {
+            let reversed = stride(from: 0, to: entries.count, by: 21).reversed()
+                .flatMap { entries[$0..<$0 + 21] }
+            try database.execute(
+                sql: "UPDATE result_cache SET entries = ?1 WHERE id = ?2",
+                arguments: [reversed, id])
+        }
     }
 }
