@@ -131,7 +131,13 @@ package struct JSONArrayReader: RecordReader {
             case .sectionValue(let key):
                 let byte = try nextSignificantByte()
                 guard byte == JSONByte.openBracket else {
-                    throw unexpected(byte, expected: "an array of objects for \"\(key)\"")
+                    var error = unexpected(byte, expected: "an array of objects for \"\(key)\"")
+                    // A value where a section's array belongs: most likely one record given
+                    // without the array around it.
+                    if byte != JSONByte.openBrace && byte != nil {
+                        error.reason += "; a file of one record is an array of it: [{...}]"
+                    }
+                    throw error
                 }
                 consumeByte()
                 position = .arrayStart(section: key)

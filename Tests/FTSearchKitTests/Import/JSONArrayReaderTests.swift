@@ -155,6 +155,17 @@ import Testing
             "{\"people\": {\"a\": 1}}",
             [.fatal(line: 1, column: 12, "expected an array of objects for \"people\", found '{'")]
         ),
+        // One record without the array around it: read as a document of sections, and told
+        // how to write it.
+        (
+            "{\"first_name\": \"Ann\"}",
+            [
+                .fatal(
+                    line: 1, column: 16,
+                    "expected an array of objects for \"first_name\", found '\"'; a file of one "
+                        + "record is an array of it: [{...}]")
+            ]
+        ),
         ("{\"people\": [], 3}", [.fatal(line: 1, column: 16, "expected a string key, found '3'")]),
         (
             "{\"people\": [] \"x\": []}",
