@@ -76,24 +76,10 @@ package final class FTS5WrappedTokenizer {
 
     deinit { methods.xDelete?(instance) }
 
-    /// Tokenizes `text` as the wrapped tokenizer does, calling `onToken` with each token (its
-    /// bytes, flags and source byte range); returns the first result code other than OK that
-    /// `onToken` returned, or the tokenizer's.
-    package func tokenize(
-        _ text: UnsafeRawBufferPointer, flags: FTS5TokenizeFlags,
-        _ onToken: (UnsafeRawBufferPointer, FTS5TokenFlags, Int32, Int32) -> Int32
-    ) -> Int32 {
-        withoutActuallyEscaping(onToken) { onToken in
-            var receiver = onToken
-            return withUnsafeMutablePointer(to: &receiver) { pointer in
-                tokenize(text, flags: flags, context: pointer, callback: Self.relay)
-            }
-        }
-    }
-
     /// Tokenizes `text` as the wrapped tokenizer does, calling `callback` with `context` and
-    /// each token, as FTS5 calls a sink (see ``FTS5TokenSink/Callback``): for a tokenizer's
-    /// every text, where the closure of ``tokenize(_:flags:_:)`` costs two allocations a text.
+    /// each token, as FTS5 calls a sink (see ``FTS5TokenSink/Callback``); returns the first
+    /// result code other than OK that `callback` returned, or the tokenizer's. No closure: a
+    /// closure made non-escaping for C cost two allocations for every text an import indexed.
     package func tokenize(
         _ text: UnsafeRawBufferPointer, flags: FTS5TokenizeFlags,
         context: UnsafeMutableRawPointer?, callback: FTS5TokenSink.Callback
@@ -101,17 +87,6 @@ package final class FTS5WrappedTokenizer {
         methods.xTokenize(
             instance, context, flags.rawValue,
             text.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(text.count), callback)
-    }
-
-    private typealias Receiver = (UnsafeRawBufferPointer, FTS5TokenFlags, Int32, Int32) -> Int32
-
-    private static let relay: FTS5TokenSink.Callback = {
-        context, flags, token, length, start, end in
-        guard let context else { return SQLITE_MISUSE }
-        let receiver = context.assumingMemoryBound(to: Receiver.self).pointee
-        return receiver(
-            UnsafeRawBufferPointer(start: token, count: token == nil ? 0 : Int(length)),
-            FTS5TokenFlags(rawValue: flags), start, end)
     }
 }
 
