@@ -495,15 +495,21 @@ def alternated_with_tantivy(n, data, ft_db, rounds=3):
         "tantivy": ([PYTHON, TANTIVY, "latency", os.path.join(WORK, f"tantivy-{label(n)}"), queries,
                      str(maximum), str(one_letter)], ENV),
     }
+    return {"rounds": rounds, **latency_in_turn(commands, rounds)}
+
+
+def latency_in_turn(commands, rounds):
+    """Each named latency workload ({name: (command, env)}) run in turn `rounds` times, so that
+    the machine's drift falls on all alike: per row (class and plan) every run printed, the
+    median over the rounds of each one's p50 and p99."""
     runs = {name: [] for name in commands}
     for _ in range(rounds):
         for name, (command, env) in commands.items():
             out = subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout
             runs[name].append(parse_rows(out))
-    return {"rounds": rounds,
-            **{name: {row: {p: median([run[row][p] for run in results]) for p in ("p50", "p99")}
-                      for row in results[0]}
-               for name, results in runs.items()}}
+    return {name: {row: {p: median([run[row][p] for run in results]) for p in ("p50", "p99")}
+                   for row in results[0] if all(row in run for run in results)}
+            for name, results in runs.items()}
 
 
 def deep_pages(n, ft_db, runs=10):
@@ -569,15 +575,10 @@ def before_latency(n, data, ft_db, before_db, rounds=3):
     maximum, one_letter = latency_caps(n)
     queries = os.path.join(data, "queries.tsv")
     env = dict(ENV, FTSEARCH_BENCH_FAST_ONLY="1")
-    runs = {"ftsearch": [], "before": []}
-    for _ in range(rounds):
-        for build, bench, db in (("ftsearch", BENCH, ft_db), ("before", before_bench, before_db)):
-            out = subprocess.run([bench, "latency", db, queries, str(maximum), str(one_letter)],
-                                 check=True, capture_output=True, text=True, env=env).stdout
-            runs[build].append(parse_rows(out))
-    return {build: {row: {p: median([run[row][p] for run in results]) for p in ("p50", "p99")}
-                    for row in results[0] if all(row in run for run in results)}
-            for build, results in runs.items()}
+    return latency_in_turn(
+        {build: ([bench, "latency", db, queries, str(maximum), str(one_letter)], env)
+         for build, bench, db in (("ftsearch", BENCH, ft_db), ("before", before_bench, before_db))},
+        rounds)
 
 
 def tab_completion(history_db, runs=200):
