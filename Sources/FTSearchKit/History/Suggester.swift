@@ -23,11 +23,10 @@ struct Suggester {
         }
         if options.sources.contains(.index) && suggestions.count < options.limit {
             let known = Set(suggestions.map { HistoryKey.normalize($0.text, tokenizer: tokenizer) })
-            let words = try vocabularySuggestions(
+            suggestions += try vocabularySuggestions(
                 forPrefix: prefix, limit: options.limit + suggestions.count,
-                kinds: options.kinds
+                keeping: options.limit - suggestions.count, kinds: options.kinds
             ) { !known.contains($0) }
-            suggestions += words.prefix(options.limit - suggestions.count)
         }
         return suggestions
     }
@@ -119,11 +118,13 @@ struct Suggester {
         }
     }
 
-    /// Index words starting with the prefix's last token, after the prefix's text before it,
-    /// each spelled as the records write it (see ``spelling(of:kinds:)``); those whose folded
-    /// text (`lead + word`) `isNew` refuses are left out.
+    /// The first `kept` of the `limit` index words held by the most records that start with
+    /// the prefix's last token, after the prefix's text before it, leaving out those whose
+    /// folded text (`lead + word`) `isNew` refuses; only those kept are spelled as the records
+    /// write them (see ``spelling(of:kinds:)``, which reads records).
     private func vocabularySuggestions(
-        forPrefix prefix: String, limit: Int, kinds: Set<Kind>, isNew: (String) -> Bool
+        forPrefix prefix: String, limit: Int, keeping kept: Int, kinds: Set<Kind>,
+        isNew: (String) -> Bool
     ) throws -> [Suggestion] {
         let tokens = tokenizer.tokens(in: prefix)
         guard let last = tokens.last, prefix.last?.isWhitespace != true else { return [] }
@@ -140,7 +141,7 @@ struct Suggester {
         try database.cachedStatement(sql: sql).forEachRow([last.text, limit]) { row in
             words.append((row.text(at: 0) ?? "", row.int(at: 1)))
         }
-        return try words.filter { isNew(lead + $0.term) }.map { word in
+        return try words.filter { isNew(lead + $0.term) }.prefix(kept).map { word in
             Suggestion(
                 text: typedLead + (try spelling(of: word.term, kinds: kinds)), source: .index,
                 count: word.records, lastUsed: nil)
