@@ -171,10 +171,12 @@ public final class FTS5SegmentReader {
         var absoluteRowidOffset = -1
         var rowid: Int64 = 0
         var isFirst = true
+        // The current page's bytes, taken again after each page read (a class's computed
+        // property, read once an entry, was a call across modules).
+        var bytes = doclistLeaf.bytes
         while true {
             // The entry's rowid: absolute first and at a page's first rowid, else a delta.
             let isAbsolute = isFirst || offset == absoluteRowidOffset
-            var bytes = doclistLeaf.bytes
             let value = try FTS5Format.varint(in: bytes, at: &offset, end: regionEnd)
             if isAbsolute {
                 let next = Int64(bitPattern: value)
@@ -235,6 +237,7 @@ public final class FTS5SegmentReader {
                 page += 1
                 guard page <= segment.lastPage else { return }
                 try doclistLeaf.load(page: page, of: segment, from: data)
+                bytes = doclistLeaf.bytes
                 if doclistLeaf.firstRowidOffset != 0 {
                     offset = doclistLeaf.firstRowidOffset
                     absoluteRowidOffset = offset

@@ -16,7 +16,9 @@ import FTSearchSQLite
 /// same double.
 ///
 /// For a single match phrase the IDF is the same for every row, so it is applied at the end
-/// (see ``finish()``), which spares the extra pass over the doclist that `bm25()` makes for it.
+/// (see ``finish()``), which spares the extra pass over the doclist that `bm25()` makes for it;
+/// so it is for the first of a token's several match phrases, the rows the others hit set aside
+/// until every IDF is known (see ``completeSetAside()``).
 /// For a page in sort order (``RowFilter/order``) the candidates are the matches that can
 /// reach it (see ``SortReach``), each scored, rather than the best by relevance.
 final class FTS5RankCollector {
@@ -42,7 +44,7 @@ final class FTS5RankCollector {
     @exclusivity(unchecked) private(set) var total = 0
     @exclusivity(unchecked) var candidates: [Candidate] = []
     /// The IDF of each match phrase (all 1 for a single phrase until ``finish()``).
-    private let idf: UnsafeMutableBufferPointer<Double>
+    let idf: UnsafeMutableBufferPointer<Double>
     /// Per phrase: its token, and what a hit says (see ``MatchPlan/Phrase``).
     private let phraseTokens: UnsafeMutableBufferPointer<Int>
     private let phraseTypos: UnsafeMutableBufferPointer<Int>
@@ -99,8 +101,16 @@ final class FTS5RankCollector {
     let sortReach: SortReach?
     /// Every match counted, when the plan's filter asks for them.
     @exclusivity(unchecked) private var matched: RowSet?
+    /// Whether a row's verdict looks at more than its tier and score: ``admitted``,
+    /// ``sortReach`` or ``matched``.
+    private let restrictsRows: Bool
     /// The matches the filter did not admit: counted for the IDF only, which is the index's.
-    @exclusivity(unchecked) private var excluded = 0
+    @exclusivity(unchecked) private(set) var excluded = 0
+    /// Whether the rows of a plan of several match phrases are judged as its first phrase
+    /// drives the walk, the IDFs known at the end (see ``completeSetAside()``).
+    @exclusivity(unchecked) private(set) var setsAside = false
+    /// The rows another match phrase hits, while ``setsAside``.
+    @exclusivity(unchecked) var setAsideRows = SetAsideRows()
 
     /// What it was made with, for ``emptyCopy()``.
     private let arguments:
@@ -117,6 +127,7 @@ final class FTS5RankCollector {
         admitted = plan.rowFilter?.admitted
         sortReach = plan.rowFilter?.order.map(SortReach.init)
         if plan.rowFilter?.collectsMatches == true { matched = RowSet(capacity: 0) }
+        restrictsRows = admitted != nil || sortReach != nil || matched != nil
         if let database, let sizeTable {
             sizeBlob = BlobReader(database: database, table: sizeTable, column: "sz")
         }
@@ -182,6 +193,10 @@ final class FTS5RankCollector {
         guard failure == SQLiteResultCode.ok.rawValue else {
             throw SQLiteError(extendedResultCode: failure, message: "ftsearch_rank failed")
         }
+        if setsAside {
+            completeSetAside()
+            setsAside = false
+        }
         if let matched { plan.rowFilter?.take(matched) }
         // One phrase: score = 0.0 + idf * value, as bm25 computes it, with nHit = total.
         let scale: Double? =
@@ -196,7 +211,7 @@ final class FTS5RankCollector {
         }
     }
 
-    @exclusivity(unchecked) private var rowCount: Int64 = 0
+    @exclusivity(unchecked) private(set) var rowCount: Int64 = 0
 
     /// Takes in the rows `other` collected from another part of the same query's matches (a
     /// rowid range): the union of two collections holds every row that can be among the best
@@ -216,10 +231,12 @@ final class FTS5RankCollector {
         }
         for candidate in other.candidates { admit(candidate) }
         if let theirs = other.bestLeftOut { leaveOut(tier: theirs.tier, value: theirs.value) }
+        absorbSetAside(other)
         // A collector that ranked no row (its connection's share of the segments was none)
         // takes what the other started with, as if it had started.
         if !isStarted && other.isStarted {
             isStarted = true
+            setsAside = other.setsAside
             rowCount = other.rowCount
             averageSize = other.averageSize
             _ = idf.update(fromContentsOf: other.idf)
@@ -229,10 +246,14 @@ final class FTS5RankCollector {
 
     /// Starts the collection with the index's row count and token count (the averages bm25
     /// reads) and, when there are several match phrases, the number of rows each hits (their
-    /// IDFs); for one, the IDF comes from the total in ``finish()``.
+    /// IDFs); for one, the IDF comes from the total in ``finish()``, and so do those of several
+    /// when `matchPhraseRows` is empty: their first phrase then drives the walk, and the rows
+    /// the others hit are set aside (see ``completeSetAside()``).
     func start(rowCount rows: Int64, tokenCount tokens: Int64, matchPhraseRows: [Int64]) {
-        precondition(matchCount == 1 || matchPhraseRows.count == matchCount)
+        precondition(
+            matchCount == 1 || matchPhraseRows.count == matchCount || matchPhraseRows.isEmpty)
         isStarted = true
+        setsAside = matchCount > 1 && matchPhraseRows.isEmpty
         rowCount = rows
         averageSize = Double(tokens) / Double(rows)
         onePhraseValues.forgetAll()
@@ -241,9 +262,7 @@ final class FTS5RankCollector {
         // copied each one several times over, into fresh memory each time.
         candidates.reserveCapacity(min(selectionLimit, Int(clamping: rows) - 1) + 1)
         guard matchCount > 1 else { return }
-        for (phrase, hits) in matchPhraseRows.enumerated() {
-            idf[phrase] = Self.idf(rows: rows, hits: hits)
-        }
+        setIDFs(rows: matchPhraseRows)
     }
 
     // MARK: One row: its hits, then its verdict (the aux function and DoclistRanking both)
@@ -302,6 +321,18 @@ final class FTS5RankCollector {
     /// docsize row, else `readSize`, which sets it and returns an SQLite result code. Returns
     /// that code when it failed, else SQLiteResultCode.ok.rawValue.
     func endRow(rowid: Int64, readSize fallbackSize: (inout Int32) -> Int32) -> Int32 {
+        endRow(rowid: rowid, knownSize: nil, readSize: fallbackSize)
+    }
+
+    /// Ends the current row, `rowid`, of size `size`, as ``endRow(rowid:readSize:)`` does.
+    func endRow(rowid: Int64, size: Int32) {
+        _ = endRow(rowid: rowid, knownSize: size) { _ in SQLiteResultCode.ok.rawValue }
+    }
+
+    @inline(__always)
+    private func endRow(
+        rowid: Int64, knownSize: Int32?, readSize fallbackSize: (inout Int32) -> Int32
+    ) -> Int32 {
         let tokenCount = self.tokenCount
         let matchCount = self.matchCount
         let idf = self.idf
@@ -332,7 +363,8 @@ final class FTS5RankCollector {
         ).rawValue
         return judge(
             rowid: rowid, tier: tier, leastSize: mostHits,
-            frequency: matchCount == 1 ? frequencies[0] : 0, readSize: fallbackSize
+            frequency: matchCount == 1 ? frequencies[0] : 0, knownSize: knownSize,
+            readSize: fallbackSize
         ) { size in
             Self.score(size: size, frequencies: frequencies, idf: idf, averageSize: averageSize)
         }
@@ -353,6 +385,18 @@ final class FTS5RankCollector {
     /// decide (see ``endRow(rowid:hits:tier:readSize:)``).
     @inline(__always)
     func endRowIfLeftOut(byTier tier: Int, rowid: Int64) -> Bool {
+        // A plain ranking (most rows of most searches) needs only the tier compared.
+        guard !restrictsRows else { return endRestrictedRowIfLeftOut(byTier: tier, rowid: rowid) }
+        guard tier < leastTier else { return false }
+        total += 1
+        leaveOut(tier: tier, value: .infinity)
+        return true
+    }
+
+    /// ``endRowIfLeftOut(byTier:rowid:)`` for a ranking with a filter, a sort order or the
+    /// matches to note.
+    @inline(never)
+    private func endRestrictedRowIfLeftOut(byTier tier: Int, rowid: Int64) -> Bool {
         if let admitted, !admitted.contains(rowid) {
             excluded += 1
             return true
@@ -378,7 +422,7 @@ final class FTS5RankCollector {
         rowid: Int64, hits: UnsafeMutablePointer<UInt32>, tier: Int,
         readSize fallbackSize: (inout Int32) -> Int32
     ) -> Int32 {
-        assert(tokenCount == 1 && matchCount == 1)
+        assert(tokenCount == 1 && (matchCount == 1 || setsAside))
         let weights = self.weights
         var frequency = 0.0
         var hitCount = 0
@@ -415,7 +459,7 @@ final class FTS5RankCollector {
     /// and `score` of it is its value. `frequency` is kept for ``RankingFrontier``.
     @inline(__always)
     private func judge(
-        rowid: Int64, tier: Int, leastSize: Int, frequency: Double,
+        rowid: Int64, tier: Int, leastSize: Int, frequency: Double, knownSize: Int32? = nil,
         readSize fallbackSize: (inout Int32) -> Int32, score: (Double) -> Double
     ) -> Int32 {
         if endRowIfLeftOut(byTier: tier, rowid: rowid) { return SQLiteResultCode.ok.rawValue }
@@ -431,7 +475,9 @@ final class FTS5RankCollector {
             }
         }
         var size: Int32 = 0
-        if let byte = rowSizeReader?.byte(ofRow: rowid), byte != RowSizes.unknown {
+        if let knownSize {
+            size = knownSize
+        } else if let byte = rowSizeReader?.byte(ofRow: rowid), byte != RowSizes.unknown {
             size = Int32(byte)
         } else if !readSize(ofRow: rowid, into: &size) {
             let code = fallbackSize(&size)

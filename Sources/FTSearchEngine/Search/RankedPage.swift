@@ -62,8 +62,9 @@ struct RankedPage {
                 continue
             }
             let collector = try sources.collect(plan, capacity: capacity)
-            total += collector.total
+            // Finished first: the rows set aside are counted as they are judged.
             let finished = try collector.finish()
+            total += collector.total
             ranked = ranked.isEmpty ? finished : ranked + finished
             collectors.append(collector)
         }

@@ -119,8 +119,6 @@ struct DoclistRanking {
         into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>?
     ) throws -> MatchCollection? {
         guard !database.isWriting else { return nil }
-        // Several match phrases need the rows of every segment for their IDFs.
-        guard segments.isAll || plan.matchPhraseCount == 1 else { return nil }
         // One read transaction, so that the options, the structure, every page and the row
         // sizes are of one version (and the locks are taken once).
         return try database.readingOneVersion {
@@ -139,6 +137,8 @@ struct DoclistRanking {
                 if case .shared = segments { return nil }
                 collector = collector.emptyCopy()
             }
+            // Several match phrases need the rows of every segment for their IDFs.
+            guard segments.isAll || plan.matchPhraseCount == 1 else { return nil }
             guard case .shared(let claims) = segments else {
                 guard let decoded = try decode(segments, keys: keys) else { return nil }
                 return rank(decoded, rows: rows, into: collector)
@@ -196,6 +196,31 @@ struct DoclistRanking {
         }
     }
 
+    /// The key of the term that drives a streamed walk of the plan (see
+    /// ``stream(into:segments:rows:keys:)``), its phrases' `keys` given: its first match
+    /// phrase's, when the plan is of one token, that phrase is of one term, and so is each
+    /// signal; nil when the plan does not stream.
+    func driver(of keys: [PhraseKeys]) -> [UInt8]? {
+        guard plan.tokenCount == 1, case .one(let driver, isPrefix: false) = keys[0],
+            zip(plan.phrases, keys).allSatisfy({ phrase, key in
+                if case .one = key { true } else { phrase.isMatch }
+            })
+        else { return nil }
+        return driver
+    }
+
+    /// Whether the plan streams on its index (see ``driver(of:)``).
+    func streams() throws -> Bool {
+        try database.readingOneVersion {
+            guard
+                let options = try IndexOptions(
+                    of: plan.index, in: database, formatVersion: formatVersion),
+                let keys = try phraseKeys(options)
+            else { return false }
+            return driver(of: keys) != nil
+        }
+    }
+
     /// What ``stream(into:segments:rows:keys:)`` did.
     enum Streamed {
         /// The plan's matches, or nil when the doclists cannot serve it.
@@ -207,19 +232,16 @@ struct DoclistRanking {
         case outOfOrder
     }
 
-    /// For a plan of one match phrase of one term driving the walk, its signals each of one
-    /// term, on segments that do not look like single writes': segment by segment, oldest
-    /// first, the signals decoded, then the match phrase scored as it is decoded (see
-    /// ``StreamedRowScorer``). Out of order when a segment holds a rowid at or below one of a
-    /// segment before it.
+    /// For a plan of one token whose first match phrase is of one term (it drives the walk),
+    /// its signals each of one term, on segments that do not look like single writes':
+    /// segment by segment, oldest first, the other phrases decoded, then the first scored as it
+    /// is decoded (see ``StreamedRowScorer``). Out of order when a segment holds a rowid at or
+    /// below one of a segment before it.
     func stream(
         into collector: FTS5RankCollector, segments: Segments, rows: ClosedRange<Int64>,
         keys: [PhraseKeys]
     ) throws -> Streamed {
-        guard plan.tokenCount == 1, plan.matchPhraseCount == 1,
-            case .one(let driver, isPrefix: false) = keys[0],
-            keys.dropFirst().allSatisfy({ if case .one = $0 { true } else { false } })
-        else { return .notStreamed }
+        guard let driver = driver(of: keys) else { return .notStreamed }
         let reader = makeReader()
         defer {
             reader.close()
@@ -234,8 +256,7 @@ struct DoclistRanking {
                 rowCount: structure.rowCount, tokenCount: structure.tokenCount,
                 matchPhraseRows: [])
             let streaming = StreamedRowScorer(
-                collector: collector, signalCount: keys.count - 1,
-                columnCount: plan.weights.count, rows: rows,
+                collector: collector, columnCount: plan.weights.count, rows: rows,
                 interruptCheck: database.interruptCheck)
             scorer = streaming
             let oldestFirst: any Sequence<Int> =
@@ -252,15 +273,16 @@ struct DoclistRanking {
             // terms, a signal's among them, into its output segment).
             for segment in oldestFirst {
                 var span: ClosedRange<Int64>?
-                var signals: [DoclistEntries] = []
+                var others: [DoclistEntries] = []
                 for key in keys.dropFirst() {
-                    signals.append(
+                    others.append(
                         try entries(
                             of: key, in: read[segment...segment], reader: reader, span: &span,
                             wanted: nil))
                 }
-                streaming.startSegment(signals: signals)
+                streaming.startSegment(others: others)
                 try reader.appendDoclist(of: driver, in: read[segment], to: streaming)
+                try streaming.endSegment()
                 let decoded = Self.union(span, streaming.decodedRowids)
                 guard Self.ascends(rowids, then: decoded) else {
                     return segments.isAll ? .outOfOrder : .collected(nil)

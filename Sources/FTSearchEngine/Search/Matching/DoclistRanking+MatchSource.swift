@@ -17,12 +17,13 @@ extension DoclistRanking: MatchSource {
         }
     }
 
-    /// One match phrase of one token: the segments shared one at a time where their rowids
-    /// are disjoint (a bulk import's), else halves of the rowids (after single writes, whose
-    /// small segments hold rows from all over). Several match phrases: halves of the segments,
+    /// One token whose phrases stream (see ``DoclistRanking/stream(into:segments:rows:keys:)``),
+    /// or of one match phrase: the segments shared one at a time where their rowids are
+    /// disjoint (a bulk import's), else halves of the rowids (after single writes, whose small
+    /// segments hold rows from all over). Several match phrases: halves of the segments,
     /// decoded, then scored (their IDFs need every row).
     func splits() throws -> [MatchSplit] {
-        if plan.tokenCount == 1, plan.matchPhraseCount == 1 {
+        if plan.tokenCount == 1, try plan.matchPhraseCount == 1 || streams() {
             return try splitsByRowid() ? [.rowHalves] : [.sharedSegments, .rowHalves]
         }
         if plan.matchPhraseCount > 1, try !splitsByRowid() {
