@@ -366,7 +366,8 @@ final class FTS5RankCollector {
             frequency: matchCount == 1 ? frequencies[0] : 0, knownSize: knownSize,
             readSize: fallbackSize
         ) { size in
-            Self.score(size: size, frequencies: frequencies, idf: idf, averageSize: averageSize)
+            Self.score(
+                size: Double(size), frequencies: frequencies, idf: idf, averageSize: averageSize)
         }
     }
 
@@ -434,10 +435,11 @@ final class FTS5RankCollector {
             fieldLevel = max(fieldLevel, columnLevels[column])
             let weight = weights[column]
             for _ in 0..<count { frequency += weight }
-            hitCount += Int(count)
+            hitCount &+= Int(count)
         }
         guard hitCount > 0 else { return SQLiteResultCode.ok.rawValue }
-        let tier = tier - (topFieldLevel - fieldLevel) * RankTier.fieldLevelUnit
+        // Small numbers: no overflow to check for, once a row.
+        let tier = tier &- (topFieldLevel &- fieldLevel) &* RankTier.fieldLevelUnit
         let idf = self.idf[0]
         let averageSize = self.averageSize
         let values = onePhraseValues
@@ -448,7 +450,8 @@ final class FTS5RankCollector {
         ) { size in
             values.value(slot: slot, size: size) {
                 0.0 + idf
-                    * Self.saturation(frequency: frequency, size: size, averageSize: averageSize)
+                    * Self.saturation(
+                        frequency: frequency, size: Double(size), averageSize: averageSize)
             }
         }
     }
@@ -460,15 +463,15 @@ final class FTS5RankCollector {
     @inline(__always)
     private func judge(
         rowid: Int64, tier: Int, leastSize: Int, frequency: Double, knownSize: Int32? = nil,
-        readSize fallbackSize: (inout Int32) -> Int32, score: (Double) -> Double
+        readSize fallbackSize: (inout Int32) -> Int32, score: (Int) -> Double
     ) -> Int32 {
         if endRowIfLeftOut(byTier: tier, rowid: rowid) { return SQLiteResultCode.ok.rawValue }
         total += 1
-        matched?.insert(rowid)
+        if restrictsRows { matched?.insert(rowid) }
         // A smaller size gives a higher score. The margin keeps rows that could tie after the
         // IDF.
         if let least = threshold, tier == least.tier {
-            let bound = score(Double(leastSize))
+            let bound = score(leastSize)
             if bound < least.value * (1 - 1e-9) {
                 leaveOut(tier: tier, value: bound)
                 return SQLiteResultCode.ok.rawValue
@@ -485,7 +488,7 @@ final class FTS5RankCollector {
         }
         admit(
             Candidate(
-                rowid: rowid, value: score(Double(size)), frequency: frequency, size: size,
+                rowid: rowid, value: score(Int(size)), frequency: frequency, size: size,
                 tier: tier))
         return SQLiteResultCode.ok.rawValue
     }

@@ -46,9 +46,9 @@ final class OnePhraseValues {
     /// The value for a row of `size` at `slot`'s frequency: kept, or worked out by `value` and
     /// kept.
     @inline(__always)
-    func value(slot: Int?, size: Double, _ value: () -> Double) -> Double {
-        guard let slot, size < Double(Self.sizes) else { return value() }
-        let index = slot * Self.sizes + Int(size)
+    func value(slot: Int?, size: Int, _ value: () -> Double) -> Double {
+        guard let slot, size >= 0, size < Self.sizes else { return value() }
+        let index = slot &* Self.sizes &+ size
         if isKnown[index] { return values[index] }
         let worked = value()
         values[index] = worked
