@@ -58,7 +58,9 @@ package enum FoldingTokenizer {
     ]
 
     /// `text` with each C0 control character (U+0000 to U+001F) a space: how a query, a
-    /// suggestion prefix or any other text typed by a user is read before it is tokenized.
+    /// suggestion prefix and the text `foldedWords(in:)` is given are read before they are
+    /// tokenized. (History keys and filter values are folded as they always were: what they
+    /// store must not change, and they are never index terms.)
     ///
     /// A control character is no part of a word in a record (unicode61 separates words there,
     /// as Meilisearch's tokenizer does: Unicode's word boundaries break around it and its
