@@ -18,6 +18,12 @@ import FTSearchSQLite
 ///
 /// Because every token of the index, the query, highlighting, history keys and suggestions goes
 /// through ``FTS5Tokenizer`` with the `ftsearch` tokenizer, they can never disagree.
+///
+/// The markers are the control characters U+0001 to U+0006. In a record's text a control
+/// character separates words (unicode61 takes no character of category Cc into a token), and a
+/// query (``NameVariants/normalizedQuery(_:)``), a suggestion prefix and the records' words a
+/// suggestion is spelled from are read through ``separatingControls(_:)`` before they are
+/// tokenized as queries, so that only the phrases a search builds start with a marker.
 package enum FoldingTokenizer {
     package static let name = "ftsearch"
     static let trigramName = "ftsearch_trigram"
@@ -50,6 +56,23 @@ package enum FoldingTokenizer {
     static let unicode61Arguments = [
         "remove_diacritics", "2", "categories", "L* N* Co M*", "separators", "\u{2BC}",
     ]
+
+    /// `text` with each C0 control character (U+0000 to U+001F) a space: how a query, a
+    /// suggestion prefix and the text `foldedWords(in:)` is given are read before they are
+    /// tokenized. (History keys and filter values are folded as they always were: what they
+    /// store must not change, and they are never index terms.)
+    ///
+    /// A control character is no part of a word in a record (unicode61 separates words there,
+    /// as Meilisearch's tokenizer does: Unicode's word boundaries break around it and its
+    /// normalizer drops it), and U+0001 to U+0006 starting a query's text would ask for the
+    /// index's marked forms (``accentMarker``, ``variantMarkers``). As a space, each separates
+    /// words in a query as in a record: `ann\u{1}smith` is `ann` and `smith`, `\u{1}42` is `42`.
+    /// Dropping them would join words a record's text keeps apart. The UTF-8 length, and so
+    /// every token's source range, is the text's own.
+    package static func separatingControls(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 }) else { return text }
+        return String(decoding: text.utf8.map { $0 < 0x20 ? 0x20 : $0 }, as: UTF8.self)
+    }
 
     /// Registers both tokenizers on `database` (see
     /// ``FTSearchSQLite/Database/registerSearchExtensions()``).

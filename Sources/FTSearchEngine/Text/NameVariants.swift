@@ -101,13 +101,15 @@ enum NameVariants {
     /// The apostrophes `'` `’` `‘` `ʼ`, one mark between the letters of a word.
     private static let apostrophes: Set<Unicode.Scalar> = ["'", "\u{2019}", "\u{2018}", "\u{2BC}"]
 
-    /// `text` in Unicode normalization form C (`e` + U+0301 is `é`), as every query is read:
+    /// `text` in Unicode normalization form C (`e` + U+0301 is `é`), with control characters
+    /// separating words (``FoldingTokenizer/separatingControls(_:)``), as every query is read:
     /// the tokenizer folds either form the same way, but the accent forms and variants are
     /// taken from the text as typed.
     static func normalizedQuery(_ text: String) -> String {
+        let text = FoldingTokenizer.separatingControls(text)
         // The standard library's own NFC (public, if underscored); FTSearchKit links no
         // Foundation.
-        text.utf8.allSatisfy { $0 < 0x80 }
+        return text.utf8.allSatisfy { $0 < 0x80 }
             ? text : String(decoding: text._nfcCodeUnits, as: UTF8.self)
     }
 

@@ -126,7 +126,9 @@ struct Suggester {
         forPrefix prefix: String, limit: Int, keeping kept: Int, kinds: Set<Kind>,
         isNew: (String) -> Bool
     ) throws -> [Suggestion] {
-        let tokens = tokenizer.tokens(in: prefix)
+        // Control characters separate words, as in a search; the text before the last word is
+        // kept as typed (reading them as spaces keeps every byte's place).
+        let tokens = tokenizer.tokens(in: FoldingTokenizer.separatingControls(prefix))
         guard let last = tokens.last, prefix.last?.isWhitespace != true else { return [] }
         let lead = tokens.dropLast().map { $0.text + " " }.joined()
         let typedLead = String(
@@ -168,7 +170,8 @@ struct Suggester {
                 for column in fields.indices {
                     guard let text = row.text(at: Int32(column)) else { continue }
                     let utf8 = Array(text.utf8)
-                    for token in tokenizer.tokens(in: text) where token.text == term {
+                    let words = tokenizer.tokens(in: FoldingTokenizer.separatingControls(text))
+                    for token in words where token.text == term {
                         let spelled = String(decoding: utf8[token.sourceRange], as: UTF8.self)
                         let order = counts.count
                         counts[spelled, default: (0, order)].count += 1

@@ -14,6 +14,6 @@ extension SearchIndex {
     ///
     /// - Throws: `SQLiteError` when the database's tokenizer cannot be loaded.
     public func foldedWords(in text: String) throws -> [String] {
-        try tokenizer.tokens(in: text).map(\.text)
+        try tokenizer.tokens(in: FoldingTokenizer.separatingControls(text)).map(\.text)
     }
 }

@@ -5,7 +5,8 @@ import FTSearchTestSupport
 @testable import FTSearchKit
 import FTSearchSQLite
 
-/// Thousands of random Unicode queries — every FTS5 operator and punctuation, quotes, NUL,
+/// Thousands of random Unicode queries — every FTS5 operator and punctuation, quotes, NUL and
+/// the tokenizer's own marker characters (U+0001 to U+0006, see ``FoldingTokenizer``),
 /// combining marks, emoji, right-to-left text — through `search` and `suggestions` on a small
 /// dataset of equally hostile names. Nothing may throw, and the results must agree with a
 /// reference matcher written from docs/cli.md's rules: split the query and every field into
@@ -25,8 +26,11 @@ import FTSearchSQLite
         "ﬁona", "Straße", "İlker", "ılık", "李小龍", "Ξένια", "محمد", "שרה", "😀Joy", "3M", "42",
         "R2-D2",
         "Nul\u{0}l", "Ünal", "(Inc.)", "^caret", "col:on", "{brace}", "née", "NÉE", "ǅemal", "Ⅻ",
-        "①",
+        "①", "\u{1}42", "Ün\u{4}al", "\u{2}Ann\u{3}", "Иванов\u{5}",
     ]
+
+    /// The folding tokenizer's markers (U+0001 to U+0006): a query or a name may start with one.
+    static let markers = (1...6).map { String(UnicodeScalar(UInt8($0))) }
 
     let directory: TemporaryDirectory
     let index: SearchIndex
@@ -64,16 +68,21 @@ import FTSearchSQLite
     /// A query built from hostile pieces and pieces of the dataset's names, so that it often
     /// matches something.
     static func query(using random: inout SeededGenerator) -> String {
-        (0..<Int.random(in: 0...5, using: &random)).map { _ in
-            if random.chance(0.5) { return HostileText.random(using: &random, maximumPieces: 2) }
-            let part = random.pick(nameParts)
-            let length = Int.random(in: 0...part.count, using: &random)
-            let piece = String(part.prefix(length))
-            return random.chance(0.3) ? piece.uppercased() : piece
-        }.joined(
-            separator: random.pick([
-                " ", "", "  ", "\t", "-", "\"", " AND ", " OR ", " NOT ", "*", "'", "\u{2019}",
-            ]))
+        let lead = random.chance(0.1) ? random.pick(markers) : ""
+        return lead
+            + (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                if random.chance(0.5) {
+                    return HostileText.random(using: &random, maximumPieces: 2)
+                }
+                let part = random.pick(nameParts)
+                let length = Int.random(in: 0...part.count, using: &random)
+                let piece = String(part.prefix(length))
+                return random.chance(0.3) ? piece.uppercased() : piece
+            }.joined(
+                separator: random.pick([
+                    " ", "", "  ", "\t", "-", "\"", " AND ", " OR ", " NOT ", "*", "'", "\u{2019}",
+                    "\u{1}", "\u{4}",
+                ]))
     }
 
     @Test func searchAgreesWithTheReferenceMatcher() throws {
@@ -213,6 +222,9 @@ import FTSearchSQLite
 }
 
 /// docs/cli.md's matching rules, written as plainly as possible.
+///
+/// A control character (U+0000 to U+001F) separates words, in a query and a record alike: every
+/// text is read with each of them a space.
 struct ReferenceMatcher {
     struct Entry {
         var kind: Kind
@@ -236,17 +248,25 @@ struct ReferenceMatcher {
     let records: [Entry]
 
     func tokens(_ text: String) -> [[UInt8]] {
-        tokenizer.tokens(in: text).map { Array($0.text.utf8) }
+        tokenizer.tokens(in: Self.read(text)).map { Array($0.text.utf8) }
+    }
+
+    /// `text` with each control character U+0000 to U+001F a space (the same length in UTF-8).
+    static func read(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
     }
 
     /// The matching records, each with how many distinct query tokens it holds as whole words
     /// (a repeated query word counts once: `ann ann` searches like `ann`).
     func matches(_ text: String, kinds: [Kind]) -> [Key: Int] {
         let candidates = records.filter { kinds.contains($0.kind) }
+        // White space alone lists everything; control characters alone (like punctuation)
+        // are a query without words.
         if text.allSatisfy(\.isWhitespace) {
             return Dictionary(
                 uniqueKeysWithValues: candidates.map { (Key(kind: $0.kind, id: $0.id), 0) })
         }
+        let text = Self.read(text)
         let queryTokens = separatingJoinedNames(
             tokens(text), in: candidates.map { $0.fields.flatMap(tokens) })
         guard !queryTokens.isEmpty else { return [:] }
@@ -319,6 +339,7 @@ struct ReferenceMatcher {
     /// (`sof'ia`: `sofia` for `sof` and for `ia`), nil for a token of no such word; a token
     /// typed more than once has its first occurrence's.
     func apostropheWords(of text: String) -> [[UInt8]: [UInt8]?] {
+        let text = Self.read(text)
         let typed = tokenizer.tokens(in: text)
         let utf8 = Array(text.utf8)
         var words: [[UInt8]: [UInt8]?] = [:]
@@ -344,6 +365,7 @@ struct ReferenceMatcher {
     /// The other spellings of each word of `text` (German and Nordic ASCII spellings, Greek
     /// and Cyrillic romanizations, Arabic without the article), by its token.
     func variants(of text: String) -> [[UInt8]: [[UInt8]]] {
+        let text = Self.read(text)
         var result: [[UInt8]: [[UInt8]]] = [:]
         let utf8 = Array(text.utf8)
         for token in tokenizer.tokens(in: text) {
@@ -362,7 +384,7 @@ struct ReferenceMatcher {
     /// (then in byte order), after the prefix's text before that token, each spelled as most
     /// of the first 32 records of each kind holding it (by id) write it, the first met on a tie.
     func vocabularySuggestions(forPrefix prefix: String, kinds: [Kind], limit: Int) -> [Word] {
-        let prefixTokens = tokenizer.tokens(in: prefix)
+        let prefixTokens = tokenizer.tokens(in: Self.read(prefix))
         guard let lastToken = prefixTokens.last, prefix.last?.isWhitespace != true else {
             return []
         }
@@ -395,7 +417,7 @@ struct ReferenceMatcher {
                     && record.fields.contains { tokens($0).contains(Array(term.utf8)) }
             }
             for record in holders.sorted(by: { $0.id < $1.id }).prefix(32) {
-                for field in record.fields {
+                for field in record.fields.map(Self.read) {
                     let utf8 = Array(field.utf8)
                     for token in tokenizer.tokens(in: field) where token.text == term {
                         spellings.append(String(decoding: utf8[token.sourceRange], as: UTF8.self))
