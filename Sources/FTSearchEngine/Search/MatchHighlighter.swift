@@ -29,7 +29,8 @@ public struct MatchHighlighter {
     public func matchedRanges(in text: String) -> [Range<String.Index>] {
         guard !tokens.isEmpty else { return [] }
         let utf8 = text.utf8
-        return tokenizer.tokens(in: text).compactMap { word in
+        // A record's control characters separate its words (a leading one is no marker).
+        return tokenizer.tokens(in: FoldingTokenizer.separatingControls(text)).compactMap { word in
             guard let folded = matchedPart(of: Array(word.text)),
                 let start = utf8.index(
                     utf8.startIndex, offsetBy: word.sourceRange.lowerBound, limitedBy: utf8.endIndex

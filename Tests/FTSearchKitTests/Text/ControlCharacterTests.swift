@@ -137,6 +137,17 @@ import FTSearchSQLite
         #expect(hit.typos == 1)
     }
 
+    /// A field's word after a control character is highlighted as after a space: a leading
+    /// U+0001 or U+0004 is no marker there either.
+    @Test(arguments: ["\u{1}", "\u{4}", "\u{0}", " "])
+    func aWordAfterAControlCharacterIsHighlighted(control: String) throws {
+        var results = try index.search(SearchRequest(text: "zo"))
+        results.tokens = ["zo"]
+        let field = control + "Zoë" + control + "zoo"
+        let ranges = try index.highlighter(for: results).matchedRanges(in: field)
+        #expect(ranges.map { String(field[$0]) } == ["Zo", "zo"])
+    }
+
     @Test func suggestionsAndFoldedWordsReadControlCharactersAsSeparators() throws {
         let options = SuggestionOptions(limit: 10, sources: [.index])
         for control in Self.controls {
