@@ -23,8 +23,9 @@ extension Suggester {
             let fields = kind.searchableFields
             let statement = try database.cachedStatement(
                 sql: """
-                    SELECT \(fields.joined(separator: ", ")) FROM \(kind.tableName)
-                    WHERE id IN (SELECT rowid FROM \(kind.indexName)(?1) LIMIT ?2) ORDER BY id
+                    SELECT \(fields.map { "r." + $0 }.joined(separator: ", "))
+                    FROM \(kind.indexName)(?1) AS i CROSS JOIN \(kind.tableName) AS r ON r.id = i.rowid
+                    ORDER BY i.rowid LIMIT ?2
                     """)
             try statement.bind([SearchPattern.quoted(term), min(records, Self.spellingSample)])
             defer { statement.reset() }
