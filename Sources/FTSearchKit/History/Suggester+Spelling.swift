@@ -34,9 +34,9 @@ extension Suggester {
                 var spellings: [String] = []
                 for column in fields.indices {
                     guard let text = statement.text(at: Int32(column)) else { continue }
-                    let utf8 = Array(text.utf8)
                     for token in tokenizer.tokens(in: text) where token.text == term {
-                        let spelled = String(decoding: utf8[token.sourceRange], as: UTF8.self)
+                        let spelled = String(
+                            decoding: Array(text.utf8)[token.sourceRange], as: UTF8.self)
                         if !spellings.contains(spelled) { spellings.append(spelled) }
                     }
                 }
