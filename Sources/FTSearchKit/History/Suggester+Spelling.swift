@@ -73,8 +73,9 @@ struct SpellingTally {
         }
     }
 
-    /// Whether `recordsLeft` more records, each adding one to any spelling (even one not met
-    /// yet), could not make another spelling lead: the leader is ahead of every other by more.
+    /// Whether `recordsLeft` more records, each adding at most one to each spelling (even one
+    /// not met yet), could not make another spelling lead: the leader is ahead of every other
+    /// by more than that.
     func isSettled(recordsLeft: Int) -> Bool {
         guard let leading else { return recordsLeft <= 0 }
         let runnerUp =
