@@ -121,7 +121,8 @@ struct Suggester {
     /// The first `kept` of the `limit` index words held by the most records that start with
     /// the prefix's last token, after the prefix's text before it, leaving out those whose
     /// folded text (`lead + word`) `isNew` refuses; only those kept are spelled as the records
-    /// write them (see ``spelling(of:kinds:)``, which reads records).
+    /// write them (see ``spelling(of:holders:)``, which reads records, only of the kinds that
+    /// hold the word: the vocabulary counts them by kind).
     private func vocabularySuggestions(
         forPrefix prefix: String, limit: Int, keeping kept: Int, kinds: Set<Kind>,
         isNew: (String) -> Bool
@@ -133,54 +134,28 @@ struct Suggester {
         let lead = tokens.dropLast().map { $0.text + " " }.joined()
         let typedLead = String(
             decoding: Array(prefix.utf8)[..<last.sourceRange.lowerBound], as: UTF8.self)
-        let vocabularies = kinds.inOrder.map {
-            "SELECT term, doc FROM \($0.tableName)_vocabulary WHERE term >= ?1 AND term < ?1 || char(1114111)"
+        let kinds = kinds.inOrder
+        let vocabularies = kinds.enumerated().map { number, kind in
+            "SELECT term, doc, \(number) AS kind FROM \(kind.tableName)_vocabulary"
+                + " WHERE term >= ?1 AND term < ?1 || char(1114111)"
         }
+        let byKind = kinds.indices.map { "sum(doc * (kind = \($0)))" }
         let sql =
-            "SELECT term, sum(doc) AS records FROM (\(vocabularies.joined(separator: " UNION ALL ")))"
+            "SELECT term, sum(doc) AS records, \(byKind.joined(separator: ", "))"
+            + " FROM (\(vocabularies.joined(separator: " UNION ALL ")))"
             + " GROUP BY term ORDER BY records DESC, term LIMIT ?2"
-        var words: [(term: String, records: Int)] = []
+        var words: [(term: String, records: Int, holders: [(kind: Kind, records: Int)])] = []
         try database.cachedStatement(sql: sql).forEachRow([last.text, limit]) { row in
-            words.append((row.text(at: 0) ?? "", row.int(at: 1)))
+            words.append(
+                (
+                    row.text(at: 0) ?? "", row.int(at: 1),
+                    kinds.enumerated().map { ($1, row.int(at: Int32($0 + 2))) }
+                ))
         }
         return try words.filter { isNew(lead + $0.term) }.prefix(kept).map { word in
             Suggestion(
-                text: typedLead + (try spelling(of: word.term, kinds: kinds)), source: .index,
-                count: word.records, lastUsed: nil)
+                text: typedLead + (try spelling(of: word.term, holders: word.holders)),
+                source: .index, count: word.records, lastUsed: nil)
         }
-    }
-
-    /// How many records holding a word ``spelling(of:kinds:)`` reads, per kind.
-    static let spellingSample = 32
-
-    /// The index word `term` as the records write it: of the first ``spellingSample`` records
-    /// of each kind holding it (by id, people first), the spelling most of them use (`Müller`
-    /// rather than `MÜLLER` or `müller`, which fold alike), the first met on a
-    /// tie; `term` itself when none is found.
-    private func spelling(of term: String, kinds: Set<Kind>) throws -> String {
-        var counts: [String: (count: Int, first: Int)] = [:]
-        for kind in kinds.inOrder {
-            let fields = kind.searchableFields
-            try database.cachedStatement(
-                sql: """
-                    SELECT \(fields.joined(separator: ", ")) FROM \(kind.tableName)
-                    WHERE id IN (SELECT rowid FROM \(kind.indexName)(?1) LIMIT ?2) ORDER BY id
-                    """
-            ).forEachRow([SearchPattern.quoted(term), Self.spellingSample]) { row in
-                for column in fields.indices {
-                    guard let text = row.text(at: Int32(column)) else { continue }
-                    let utf8 = Array(text.utf8)
-                    let words = tokenizer.tokens(in: FoldingTokenizer.separatingControls(text))
-                    for token in words where token.text == term {
-                        let spelled = String(decoding: utf8[token.sourceRange], as: UTF8.self)
-                        let order = counts.count
-                        counts[spelled, default: (0, order)].count += 1
-                    }
-                }
-            }
-        }
-        return counts.max { a, b in
-            (a.value.count, b.value.first) < (b.value.count, a.value.first)
-        }?.key ?? term
     }
 }

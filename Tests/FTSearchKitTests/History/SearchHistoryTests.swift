@@ -235,6 +235,43 @@ import FTSearchSQLite
             forPrefix: prefix, options: SuggestionOptions(limit: 1, sources: [.index]))
         #expect(words.map(\.text) == expected)
     }
+
+    /// Of the spellings that fold alike, the one most of the first 32 records holding the word
+    /// (by id, people before animals) use wins, each record counting once for each spelling it
+    /// has, the first met on a tie; a spelling leading early is overtaken by the records after
+    /// it, and records past the first 32 do not count.
+    @Test(
+        arguments: [
+            // Fifteen records lead with ANNA, the seventeen after them write Anna.
+            (Array(repeating: "ANNA", count: 15) + Array(repeating: "Anna", count: 17), [], "Anna"),
+            // ANNA leads Anna by as many as are left to read, and Anna, met first, draws level.
+            (
+                ["Anna"] + Array(repeating: "ANNA", count: 16)
+                    + Array(repeating: "Anna", count: 15),
+                [], "Anna"
+            ),
+            // 16 to 16 among the first 32 (ANNA met first); the ten after them do not count.
+            (
+                Array(repeating: "ANNA", count: 16) + Array(repeating: "Anna", count: 26), [],
+                "ANNA"
+            ),
+            // One record writing ANNA three times counts once.
+            (["ANNA ANNA ANNA", "Anna", "Anna"], [], "Anna"),
+            // The animals holding the word count with the people.
+            (["Anna", "ANNA"], ["ANNA", "ANNA"], "ANNA"),
+            (["ANNA", "anna", "Anna", "anna"], [], "anna"),
+        ] as [([String], [String], String)])
+    func theSpellingMostRecordsUseIsShown(
+        people: [String], animals: [String], expected: String
+    ) throws {
+        let index = try index(at: "2026-01-10T00:00:00Z")
+        try index.importPeople(people.map { ($0, "Berg", "") })
+        if !animals.isEmpty { try index.importAnimals(animals) }
+        let words = try index.suggestions(
+            forPrefix: "ann", options: SuggestionOptions(limit: 1, sources: [.index]))
+        #expect(words.map(\.text) == [expected])
+        #expect(words.first?.count == people.count + animals.count)
+    }
 }
 
 /// The history lives in its own file, `<database>-history`, which no change to the records

@@ -408,7 +408,8 @@ struct ReferenceMatcher {
         }
     }
 
-    /// `term` as most of the first 32 records of each kind holding it write it.
+    /// `term` as most of the first 32 records of each kind holding it write it (a record
+    /// counts once for each spelling it has), the first met on a tie.
     func spelling(of term: String, kinds: [Kind]) -> String {
         var spellings: [String] = []
         for kind in kinds {
@@ -417,12 +418,15 @@ struct ReferenceMatcher {
                     && record.fields.contains { tokens($0).contains(Array(term.utf8)) }
             }
             for record in holders.sorted(by: { $0.id < $1.id }).prefix(32) {
+                var recordSpellings: [String] = []
                 for field in record.fields.map(Self.read) {
                     let utf8 = Array(field.utf8)
                     for token in tokenizer.tokens(in: field) where token.text == term {
-                        spellings.append(String(decoding: utf8[token.sourceRange], as: UTF8.self))
+                        let spelled = String(decoding: utf8[token.sourceRange], as: UTF8.self)
+                        if !recordSpellings.contains(spelled) { recordSpellings.append(spelled) }
                     }
                 }
+                spellings += recordSpellings
             }
         }
         let counts = Dictionary(spellings.map { ($0, 1) }, uniquingKeysWith: +)
