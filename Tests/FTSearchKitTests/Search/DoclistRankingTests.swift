@@ -329,7 +329,7 @@ import FTSearchTestSupport
 
     /// Claims of the segments whose position (oldest first) and count `takes` accepts, in
     /// order.
-    private static func claims(_ takes: @escaping @Sendable (Int, Int) -> Bool) -> SegmentClaims {
+    static func claims(_ takes: @escaping @Sendable (Int, Int) -> Bool) -> SegmentClaims {
         let next = Mutex(0)
         return SegmentClaims { count in
             next.withLock { position in

@@ -1,6 +1,5 @@
 import FTSearchSQLite
 import FTSearchTestSupport
-import Synchronization
 import Testing
 
 @_spi(Benchmarking) @testable import FTSearchEngine
@@ -87,8 +86,10 @@ import Testing
                             segments: segments))
                 }
                 let whole = try collection(.all)
-                let first = try collection(.shared(Self.claims { $0 % 2 == 0 }))
-                let second = try collection(.shared(Self.claims { $0 % 2 == 1 }))
+                let first = try collection(
+                    .shared(DoclistRankingTests.claims { p, _ in p % 2 == 0 }))
+                let second = try collection(
+                    .shared(DoclistRankingTests.claims { p, _ in p % 2 == 1 }))
                 try #require(first.isDisjoint(from: second))
                 first.collector.absorb(second.collector)
                 let shared = FTS5RankCollector.Ranked.best(20, of: try first.collector.finish())
@@ -135,18 +136,6 @@ import Testing
                         try engine.search(request) == (try cursor.search(request)),
                         "\(text) \(match) \(request.sort)")
                 }
-            }
-        }
-    }
-
-    /// Claims of the segments whose position (oldest first) `takes` accepts, in order.
-    private static func claims(_ takes: @escaping @Sendable (Int) -> Bool) -> SegmentClaims {
-        let next = Mutex(0)
-        return SegmentClaims { count in
-            next.withLock { position in
-                while position < count, !takes(position) { position += 1 }
-                defer { position += 1 }
-                return position < count ? position : nil
             }
         }
     }
