@@ -33,11 +33,7 @@ extension DoclistRanking {
     /// doclists cannot serve the plan (or a half is asked of an index of one segment).
     func decoded(_ segments: Segments) throws -> Decoded? {
         try database.readingOneVersion {
-            guard
-                let options = try IndexOptions(
-                    of: plan.index, in: database, formatVersion: formatVersion),
-                let keys = try phraseKeys(options)
-            else { return nil }
+            guard let keys = try phraseKeys() else { return nil }
             return try decode(segments, keys: keys)
         }
     }
@@ -175,9 +171,14 @@ extension DoclistRanking {
         case sequence(keys: [[UInt8]])
     }
 
-    /// Each phrase's keys in the index, its terms as its tokenizer makes them; nil for a
-    /// prefix phrase of several terms.
-    func phraseKeys(_ options: IndexOptions) throws -> [PhraseKeys]? {
+    /// Each phrase's keys in the index, its terms as its tokenizer makes them; nil for an
+    /// index the reader does not decode (see ``IndexOptions``), or a prefix phrase of several
+    /// terms.
+    func phraseKeys() throws -> [PhraseKeys]? {
+        guard
+            let options = try IndexOptions(
+                of: plan.index, in: database, formatVersion: formatVersion)
+        else { return nil }
         let tokenizer = try FTS5Tokenizer.kept(named: options.tokenizer, on: database)
         var keys: [PhraseKeys] = []
         for phrase in plan.phrases {

@@ -122,11 +122,7 @@ struct DoclistRanking {
         // One read transaction, so that the options, the structure, every page and the row
         // sizes are of one version (and the locks are taken once).
         return try database.readingOneVersion {
-            guard
-                let options = try IndexOptions(
-                    of: plan.index, in: database, formatVersion: formatVersion),
-                let keys = try phraseKeys(options)
-            else { return nil }
+            guard let keys = try phraseKeys() else { return nil }
             let rows = rows ?? Int64.min...Int64.max
             var collector = collector
             switch try stream(into: collector, segments: segments, rows: rows, keys: keys) {
@@ -211,14 +207,7 @@ struct DoclistRanking {
 
     /// Whether the plan streams on its index (see ``driver(of:)``).
     func streams() throws -> Bool {
-        try database.readingOneVersion {
-            guard
-                let options = try IndexOptions(
-                    of: plan.index, in: database, formatVersion: formatVersion),
-                let keys = try phraseKeys(options)
-            else { return false }
-            return driver(of: keys) != nil
-        }
+        try phraseKeys().flatMap(driver(of:)) != nil
     }
 
     /// What ``stream(into:segments:rows:keys:)`` did.
