@@ -27,11 +27,7 @@ extension FTS5RankCollector {
     func setAside(rowid: Int64, hits: UnsafeBufferPointer<UInt32>) -> Bool {
         precondition(hits.count == plan.phrases.count * plan.weights.count)
         var size: Int32 = 0
-        if let byte = rowSizeReader?.byte(ofRow: rowid), byte != RowSizes.unknown {
-            size = Int32(byte)
-        } else if !readSize(ofRow: rowid, into: &size) {
-            return false
-        }
+        guard readSize(ofRow: rowid, into: &size) else { return false }
         setAsideRows.rowids.append(rowid)
         setAsideRows.sizes.append(size)
         setAsideRows.hits.append(contentsOf: hits)

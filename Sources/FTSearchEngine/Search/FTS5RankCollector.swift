@@ -40,7 +40,8 @@ final class FTS5RankCollector {
     private let columnLevels: UnsafeMutableBufferPointer<Int>
     private let topFieldLevel: Int
     let capacity: Int
-    /// The rows where every token matched.
+    /// The rows where every token matched (the rows set aside counted once ``finish()`` has
+    /// judged them).
     @exclusivity(unchecked) private(set) var total = 0
     @exclusivity(unchecked) var candidates: [Candidate] = []
     /// The IDF of each match phrase (all 1 for a single phrase until ``finish()``).
@@ -480,8 +481,6 @@ final class FTS5RankCollector {
         var size: Int32 = 0
         if let knownSize {
             size = knownSize
-        } else if let byte = rowSizeReader?.byte(ofRow: rowid), byte != RowSizes.unknown {
-            size = Int32(byte)
         } else if !readSize(ofRow: rowid, into: &size) {
             let code = fallbackSize(&size)
             guard code == SQLiteResultCode.ok.rawValue else { return code }
