@@ -271,7 +271,7 @@ struct MatchPlan {
                 matches += Phrase.infix(text, token: token)
                 signals += Phrase.anchoredInfixes(text, token: token)
             }
-            matches += variantPhrases[token].filter { held.contains($0.text) }
+            if !held.isEmpty { matches += variantPhrases[token].filter { held.contains($0.text) } }
             // The substring index has no accent forms.
             if let form = accentForms[token], request.match != .substring {
                 signals.append(.accentForm(form, token: token, asPrefix: request.match != .exact))

@@ -236,15 +236,19 @@ package struct QueryEngine {
             }
         }
         var first: [String] = []
+        var gated: Set<String> = []
         for phrase in phrases {
-            let isMarked = phrase.term.unicodeScalars.first.map {
-                (0x04...0x06).contains($0.value)
+            // A marker is one byte (U+0004 through U+0006); the three markers' forms of a word
+            // share its gate.
+            let isMarked = phrase.term.utf8.first.map { (0x04...0x06).contains($0) }
+            let text: String
+            if isMarked == true {
+                let word = String(decoding: phrase.term.utf8.dropFirst(), as: UTF8.self)
+                guard gated.insert(word).inserted else { continue }
+                text = SearchPattern.quoted(NameVariants.gate(of: word)) + "*"
+            } else {
+                text = phrase.text
             }
-            let text =
-                isMarked == true
-                ? SearchPattern.quoted(
-                    NameVariants.gate(of: String(phrase.term.unicodeScalars.dropFirst()))) + "*"
-                : phrase.text
             if !first.contains(text) { first.append(text) }
         }
         guard isHeld(first.joined(separator: " OR ")) else { return [] }

@@ -16,18 +16,15 @@ package struct SearchPattern: Equatable, Sendable {
 
     /// The FTS5 string literal for `token`, with `"` doubled: `a"b` is `"a""b"`.
     package static func quoted(_ token: String) -> String {
-        "\"" + token.replacingAll("\"", with: "\"\"") + "\""
-    }
-}
-
-extension String {
-    /// The string with every `target` character replaced by `replacement`.
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        result.reserveCapacity(utf8.count)
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
+        // On UTF-8 bytes: `"` is one byte, never part of another character's. Every phrase of
+        // every plan is quoted, so this is done once per search for each of them.
+        var bytes: [UInt8] = [0x22]
+        bytes.reserveCapacity(token.utf8.count + 2)
+        for byte in token.utf8 {
+            bytes.append(byte)
+            if byte == 0x22 { bytes.append(0x22) }
         }
-        return result
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -65,8 +65,11 @@ enum NameVariants {
     /// more): the prefix some index word starts with whenever one starts with any marker and
     /// `text` (see ``markers(of:)``).
     static func gate(of text: String) -> String {
-        String(FoldingTokenizer.variantMarkers[0])
-            + String(String.UnicodeScalarView(text.unicodeScalars.prefix(3)))
+        let scalars = text.unicodeScalars
+        let end =
+            scalars.index(scalars.startIndex, offsetBy: 3, limitedBy: scalars.endIndex)
+            ?? scalars.endIndex
+        return String(FoldingTokenizer.variantMarkers[0]) + String(scalars[..<end])
     }
 
     /// For each of a query's `tokens` (in order, from `text`) that is part of a word written

@@ -106,7 +106,9 @@ import FTSearchSQLite
             )
             marked.append(fields)
             marked.append(("\(control)Müller", "Zo\(control)ë", "\(control)Иванов"))
-            func spaces(_ text: String) -> String { text.replacingAll(control.first!, with: " ") }
+            func spaces(_ text: String) -> String {
+                String(text.map { $0 == control.first! ? " " : $0 })
+            }
             spaced.append((spaces(fields.0), spaces(fields.1), spaces(fields.2)))
             spaced.append((" Müller", "Zo ë", " Иванов"))
         }
