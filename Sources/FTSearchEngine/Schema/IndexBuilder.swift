@@ -29,13 +29,16 @@ package struct IndexBuilder {
     /// without their row sizes (see ``RowSizes``). Such an index finds exactly what today's
     /// does, only slower, so it is worth replacing only where the database can be written.
     package func missing(from targets: [Target], replacingOutdated: Bool) throws -> [Target] {
-        try targets.filter { target in
-            guard let definition = try database.tableDefinition(named: target.index.name)
-            else { return true }
-            guard replacingOutdated else { return false }
-            guard definition.containsBytes(of: target.index.options) else { return true }
-            // Outdated, too, when its row sizes table is missing.
-            return try database.tableDefinition(named: target.index.sizesTable) == nil
+        // One read transaction for the schema reads: every search asks this first.
+        try database.readingOneVersion {
+            try targets.filter { target in
+                guard let definition = try database.tableDefinition(named: target.index.name)
+                else { return true }
+                guard replacingOutdated else { return false }
+                guard definition.containsBytes(of: target.index.options) else { return true }
+                // Outdated, too, when its row sizes table is missing.
+                return try database.tableDefinition(named: target.index.sizesTable) == nil
+            }
         }
     }
 
