@@ -51,6 +51,9 @@ package final class Database {
     /// What the layers above keep for this connection, one value per type (see
     /// ``kept(_:orMake:)``).
     private var keptValues: [ObjectIdentifier: AnyObject] = [:]
+    /// The writes ``writeWithoutWaiting(_:)`` was given inside the read transaction of
+    /// ``readingOneVersion(_:)``, run when it ends; nil outside that transaction.
+    private var writesAfterReading: [() throws -> Void]?
 
     /// Opens the database at `path`.
     ///
@@ -272,10 +275,14 @@ package final class Database {
         guard isAutocommit else { return try body() }
         // Prepared once: every search runs a few of these, and sqlite3_exec parses each time.
         try cachedStatement(sql: "BEGIN DEFERRED").execute()
+        writesAfterReading = []
         defer {
             if !isAutocommit, (try? cachedStatement(sql: "COMMIT").execute()) == nil {
                 try? execute(sql: "ROLLBACK")
             }
+            let writes = writesAfterReading ?? []
+            writesAfterReading = nil
+            for write in writes { writeWithoutWaiting(write) }
         }
         return try body()
     }
@@ -305,11 +312,16 @@ package final class Database {
 
     /// Runs `body` in an immediate transaction, durable by the next checkpoint, when that can
     /// be done at once, and otherwise does nothing: for writes that are only worth having, such
-    /// as a cache entry, which must never hold up or fail the work they serve. Nothing is
-    /// written inside another transaction, on a read-only connection, or while another
-    /// connection holds the write lock (no busy timeout is waited); an error rolls `body`'s
-    /// changes back and is ignored.
-    package func writeWithoutWaiting(_ body: () throws -> Void) {
+    /// as a cache entry, which must never hold up or fail the work they serve. Inside the read
+    /// transaction of ``readingOneVersion(_:)`` it runs once that ends (a search that derives
+    /// something to keep as it reads); nothing is written inside another transaction, on a
+    /// read-only connection, or while another connection holds the write lock (no busy timeout
+    /// is waited); an error rolls `body`'s changes back and is ignored.
+    package func writeWithoutWaiting(_ body: @escaping () throws -> Void) {
+        if writesAfterReading != nil {
+            writesAfterReading?.append(body)
+            return
+        }
         guard isAutocommit, !isReadOnly else { return }
         let waiting = lockWaiting
         lockWaiting = .failAtOnce

@@ -47,14 +47,16 @@ extension QueryEngine {
             // the key: served before any column is read or the filter evaluated.
             var sortedSlot: ResultCache.Slot?
             var found: ([MatchPlan], SearchResults)?
+            let structures = IndexStructure.Reads(in: database)
             if !request.sort.isEmpty, request.facets.isEmpty, request.limit ?? 0 > 0,
                 !request.listsEverything, let resultCache,
-                let (plans, empty) = try plans(for: request)
+                let (plans, empty) = try plans(for: request, structures: structures)
             {
                 found = (plans, empty)
                 let restriction = try RankingRestriction(
                     request.filter, sort: request.sort, kinds: plans.map(\.kind), in: self)
-                let slot = try resultCache.slot(for: plans, restriction: restriction)
+                let slot = try resultCache.slot(
+                    for: plans, restriction: restriction, structures: structures)
                 if let order = try resultCache.order(
                     in: slot, covering: request.pageEnd, plans: plans, tokenizer: tokenizer)
                 {
@@ -99,7 +101,8 @@ extension QueryEngine {
                         : try listedPage(request, matches: matches, tables: tables)
                 }
             } else {
-                guard let (plans, empty) = try found ?? plans(for: request) else {
+                guard let (plans, empty) = try found ?? plans(for: request, structures: structures)
+                else {
                     return (
                         SearchResults(query: request.text, total: 0, hits: [], tokens: []), tables,
                         [:]

@@ -16,6 +16,24 @@ enum IndexStructure {
             .firstRow { $0.bytes(at: 0) } ?? []
     }
 
+    /// The structure records read in one read transaction, each index's read once: a search
+    /// checks the variant lookups it keeps (``VariantGates``) and its kept ranking's slot
+    /// (``ResultCache``) against the same record. Only for the transaction it was made in.
+    final class Reads {
+        private let database: Database
+        private var records: [String: [UInt8]] = [:]
+
+        init(in database: Database) { self.database = database }
+
+        /// The structure record of the FTS5 table named `index`.
+        func record(ofIndexNamed index: String) throws -> [UInt8] {
+            if let record = records[index] { return record }
+            let record = try IndexStructure.record(ofIndexNamed: index, in: database)
+            records[index] = record
+            return record
+        }
+    }
+
     /// Gives the FTS5 table named `index` a new structure record without changing the index:
     /// writes its `automerge` setting as it is, which FTS5 counts in the record's cookie. What
     /// connections keep at the record before is then stale, as after a write to the index: for

@@ -75,37 +75,44 @@ package struct QueryEngine {
         if request.listsEverything {
             return try listEverything(request)
         }
-        guard let (plans, empty) = try plans(for: request) else {
-            return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
-        }
-        var results = empty
         var restriction: RankingRestriction?
-        // The ranking and the page's records from one version of the database, and one read
-        // transaction (its file locks) for all their reads; keeping the ranking (and the
-        // columns a filter read) is a write, so it waits for the end of that transaction.
-        let ranking = try database.readingOneVersion {
+        // The plans, the ranking and the page's records from one version of the database, and
+        // one read transaction (its file locks) for all their reads, each index's structure
+        // record read once; keeping the ranking (and the columns a filter read) is a write, so
+        // it waits for the end of that transaction.
+        let found = try database.readingOneVersion { () -> (SearchResults, Ranking)? in
+            let structures = IndexStructure.Reads(in: database)
+            guard let (plans, empty) = try plans(for: request, structures: structures) else {
+                return nil
+            }
+            var results = empty
             restriction = try request.filter.map {
                 try RankingRestriction($0, kinds: plans.map(\.kind), in: self)
             }
-            // A count (limit 0) is the total of the ranking of the best match; every match (no
+            // A count (limit 0) is the total of the ranking of its best match; every match (no
             // limit) is the page that ends at that total.
             var page = request
             if request.limit ?? 0 == 0 {
                 page.offset = 0
                 page.limit = 1
             }
-            var ranking = try rankedOrder(plans, request: page, restriction: restriction)
+            var ranking = try rankedOrder(
+                plans, request: page, restriction: restriction, structures: structures)
             results.total = ranking.order.total
             if request.limit == nil && results.total > request.offset {
                 page = request
                 page.limit = results.total - request.offset
-                ranking = try rankedOrder(plans, request: page, restriction: restriction)
+                ranking = try rankedOrder(
+                    plans, request: page, restriction: restriction, structures: structures)
             }
             if page.limit != nil && request.limit != 0 {
                 results.hits = try ranking.order.hits(
                     offset: request.offset, limit: page.limit ?? 0, from: database)
             }
-            return ranking
+            return (results, ranking)
+        }
+        guard let (results, ranking) = found else {
+            return SearchResults(query: request.text, total: 0, hits: [], tokens: [])
         }
         if let restriction { FieldColumnStore.keep(restriction.read, in: database) }
         try ranking.keep()
@@ -125,9 +132,11 @@ package struct QueryEngine {
     /// or ranked by the fast plan (and then, if that was expensive, to be kept by the returned
     /// ranking's ``Ranking/keep``).
     private func rankedOrder(
-        _ plans: [MatchPlan], request: SearchRequest, restriction: RankingRestriction? = nil
+        _ plans: [MatchPlan], request: SearchRequest, restriction: RankingRestriction? = nil,
+        structures: IndexStructure.Reads
     ) throws -> Ranking {
-        let slot = try resultCache?.slot(for: plans, restriction: restriction)
+        let slot = try resultCache?.slot(
+            for: plans, restriction: restriction, structures: structures)
         let end = request.pageEnd
         if let slot,
             let kept = try resultCache?.order(
@@ -176,7 +185,11 @@ package struct QueryEngine {
 
     /// The plan of each kind searched (kinds whose fields are all filtered out have none), and
     /// the empty results carrying the highlighting information; nil when the text has no token.
-    func plans(for request: SearchRequest) throws -> ([MatchPlan], SearchResults)? {
+    /// `structures` reads the indexes' structure records in the caller's read transaction;
+    /// without it, each is read on its own.
+    func plans(for request: SearchRequest, structures: IndexStructure.Reads? = nil) throws
+        -> ([MatchPlan], SearchResults)?
+    {
         let text = NameVariants.normalizedQuery(request.text)
         let typed = tokenizer.tokens(in: text)
         let wordIndexes = request.kinds.inOrder.map { FullTextIndex.words(of: $0).name }
@@ -209,7 +222,10 @@ package struct QueryEngine {
                     corrections.formUnion(found.map(\.word))
                     return found
                 },
-                heldPhrases: { try heldPhrases($0, in: FullTextIndex.words(of: kind).name) })
+                heldPhrases: {
+                    try heldPhrases(
+                        $0, in: FullTextIndex.words(of: kind).name, structures: structures)
+                })
         }
         let empty = SearchResults(
             query: request.text, total: 0, hits: [], tokens: pattern.tokens, match: request.match,
@@ -223,11 +239,12 @@ package struct QueryEngine {
     /// kept in ``variantGates`` while the index is unchanged. A phrase that cannot be looked up
     /// (a damaged index) counts as held: the search then ranks what it can or reports the
     /// error.
-    private func heldPhrases(_ phrases: [MatchPlan.Phrase], in index: String) throws
-        -> Set<String>
-    {
+    private func heldPhrases(
+        _ phrases: [MatchPlan.Phrase], in index: String, structures: IndexStructure.Reads?
+    ) throws -> Set<String> {
         let structure = try variantGates.map { _ in
-            try IndexStructure.record(ofIndexNamed: index, in: database)
+            try structures?.record(ofIndexNamed: index)
+                ?? IndexStructure.record(ofIndexNamed: index, in: database)
         }
         func isHeld(_ query: String) -> Bool {
             guard let variantGates, let structure else { return self.isHeld(query, in: index) }
@@ -294,15 +311,20 @@ package struct QueryEngine {
     /// The number of records matching `request` (every kind searched, among the rows its
     /// filter admits): the total of the ranking of its best match.
     package func count(of request: SearchRequest) throws -> Int {
-        guard let (plans, _) = try plans(for: request) else { return 0 }
         var page = request
         (page.offset, page.limit) = (0, 1)
         var restriction: RankingRestriction?
         let total = try database.readingOneVersion {
+            let structures = IndexStructure.Reads(in: database)
+            guard let (plans, _) = try plans(for: request, structures: structures) else {
+                return 0
+            }
             restriction = try request.filter.map {
                 try RankingRestriction($0, kinds: plans.map(\.kind), in: self)
             }
-            return try rankedOrder(plans, request: page, restriction: restriction).order.total
+            return try rankedOrder(
+                plans, request: page, restriction: restriction, structures: structures
+            ).order.total
         }
         if let restriction { FieldColumnStore.keep(restriction.read, in: database) }
         return total

@@ -160,6 +160,32 @@ import FTSearchSQLite
         #expect(try database.fetchInt(sql: "SELECT count(*) FROM t") == 1)
     }
 
+    /// A write that need not wait, asked for inside the read transaction of
+    /// `readingOneVersion`, is made once that transaction ends; inside another transaction
+    /// it is not made.
+    @Test func aWriteWithoutWaitingWaitsForTheReadTransaction() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("t.sqlite"))
+        try database.execute(sql: "PRAGMA journal_mode = WAL; CREATE TABLE t(x)")
+        let counts = try database.readingOneVersion {
+            let before = try database.fetchInt(sql: "SELECT count(*) FROM t")
+            database.writeWithoutWaiting {
+                try database.execute(sql: "INSERT INTO t VALUES (1)")
+            }
+            #expect(!database.isAutocommit)
+            return (before, try database.fetchInt(sql: "SELECT count(*) FROM t"))
+        }
+        #expect(counts.0 == 0 && counts.1 == 0)
+        #expect(database.isAutocommit)
+        #expect(try database.fetchInt(sql: "SELECT count(*) FROM t") == 1)
+        try database.inTransaction {
+            database.writeWithoutWaiting {
+                try database.execute(sql: "INSERT INTO t VALUES (2)")
+            }
+        }
+        #expect(try database.fetchInt(sql: "SELECT count(*) FROM t") == 1)
+    }
+
     @Test func cachedStatementsAreReused() throws {
         let database = try Database(path: ":memory:")
         let first = try database.cachedStatement(sql: "SELECT 1")

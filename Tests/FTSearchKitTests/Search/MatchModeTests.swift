@@ -183,6 +183,15 @@ import FTSearchSQLite
         #expect(try keptVocabularies() > 0)
     }
 
+    /// A sorted search plans inside its read transaction, as every search does: the
+    /// vocabulary its corrections read is kept once that transaction ends.
+    @Test func aSortedFuzzySearchKeepsTheVocabularyToo() throws {
+        let request = SearchRequest(
+            text: "smiht", kinds: .people, match: .fuzzy, sort: [SortKey(field: "last_name")])
+        #expect(try !index.search(request).hits.isEmpty)
+        #expect(try index.database.fetchInt(sql: "SELECT count(*) FROM vocabulary_cache") == 1)
+    }
+
     @Test func typoThresholdsAreMeilisearchs() {
         let expected = [0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2]
         #expect((0...11).map(TypoTolerance.allowedTypos(forLength:)) == expected)

@@ -54,11 +54,14 @@ package struct ResultCache {
 
     /// The slot of the search that `plans` describe, among the rows `restriction` admits and in
     /// its order (its filter and sort in the key, the records' versions in the state), as the
-    /// indexes are now.
-    func slot(for plans: [MatchPlan], restriction: RankingRestriction? = nil) throws -> Slot {
+    /// indexes are in the read transaction of `structures`.
+    func slot(
+        for plans: [MatchPlan], restriction: RankingRestriction? = nil,
+        structures: IndexStructure.Reads
+    ) throws -> Slot {
         var structure: [UInt8] = []
         for index in plans.map(\.index) {
-            let record = try IndexStructure.record(ofIndexNamed: index, in: database)
+            let record = try structures.record(ofIndexNamed: index)
             LittleEndian.append(UInt64(record.count), byteCount: 4, to: &structure)
             structure += record
         }
