@@ -184,7 +184,9 @@ struct MatchPlan {
     /// The field level of each column weighted `weights`: the number of distinct weights of
     /// `all` the columns searched below its own.
     static func fieldLevels(of weights: [Double], among all: [Double]) -> [Int] {
-        let distinct = Set(all + weights)
+        // A few columns: the distinct weights in an array, without hashing.
+        var distinct: [Double] = []
+        for weight in all + weights where !distinct.contains(weight) { distinct.append(weight) }
         return weights.map { weight in distinct.count { $0 < weight } }
     }
 

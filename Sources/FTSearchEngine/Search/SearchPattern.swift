@@ -10,8 +10,10 @@ package struct SearchPattern: Equatable, Sendable {
     /// Creates a pattern from already folded tokens; `nil` when there are none.
     init?(tokens: [String]) {
         guard !tokens.isEmpty else { return nil }
-        var seen = Set<String>()
-        self.tokens = tokens.filter { seen.insert($0).inserted }
+        // A handful of tokens: a linear look back costs less than hashing each.
+        var distinct: [String] = []
+        for token in tokens where !distinct.contains(token) { distinct.append(token) }
+        self.tokens = distinct
     }
 
     /// The FTS5 string literal for `token`, with `"` doubled: `a"b` is `"a""b"`.

@@ -80,8 +80,12 @@ enum NameVariants {
     /// sign that Unidecode writes `'` and the index's romanizations drop (Софья is `sofia`), or
     /// a name written both ways.
     static func apostropheWords(of tokens: [FTS5Tokenizer.Token], in text: String) -> [String?] {
-        let bytes = Array(text.utf8)
         var words: [String?] = Array(repeating: nil, count: tokens.count)
+        // Most queries have no apostrophe, nor two tokens for one to join.
+        guard tokens.count > 1, text.unicodeScalars.contains(where: apostrophes.contains) else {
+            return words
+        }
+        let bytes = Array(text.utf8)
         var start = 0
         for end in tokens.indices {
             let between =
