@@ -54,6 +54,8 @@ package final class Database {
     /// The writes ``writeWithoutWaiting(_:)`` was given inside the read transaction of
     /// ``readingOneVersion(_:)``, run when it ends; nil outside that transaction.
     private var writesAfterReading: [() throws -> Void]?
+    /// How many read transactions ``readingOneVersion(_:)`` has begun.
+    private var readTransactionsBegun = 0
 
     /// Opens the database at `path`.
     ///
@@ -275,6 +277,7 @@ package final class Database {
         guard isAutocommit else { return try body() }
         // Prepared once: every search runs a few of these, and sqlite3_exec parses each time.
         try cachedStatement(sql: "BEGIN DEFERRED").execute()
+        readTransactionsBegun += 1
         writesAfterReading = []
         defer {
             if !isAutocommit, (try? cachedStatement(sql: "COMMIT").execute()) == nil {
@@ -369,5 +372,14 @@ extension Database {
     /// uncommitted changes, which nothing kept across transactions may remember.
     package var isWriting: Bool {
         sqlite3_txn_state(handle, "main") == SQLITE_TXN_WRITE
+    }
+
+    /// The read transaction of ``readingOneVersion(_:)`` this connection is in, by a number no
+    /// other of its transactions has: what is read in it stays as read until it ends (for
+    /// values derived from a read, kept for the rest of the transaction). Nil outside one, and
+    /// once it has written.
+    package var readTransaction: Int? {
+        guard writesAfterReading != nil, !isWriting else { return nil }
+        return readTransactionsBegun
     }
 }

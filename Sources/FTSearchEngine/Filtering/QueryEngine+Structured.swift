@@ -47,16 +47,14 @@ extension QueryEngine {
             // the key: served before any column is read or the filter evaluated.
             var sortedSlot: ResultCache.Slot?
             var found: ([MatchPlan], SearchResults)?
-            let structures = IndexStructure.Reads(in: database)
             if !request.sort.isEmpty, request.facets.isEmpty, request.limit ?? 0 > 0,
                 !request.listsEverything, let resultCache,
-                let (plans, empty) = try plans(for: request, structures: structures)
+                let (plans, empty) = try plans(for: request)
             {
                 found = (plans, empty)
                 let restriction = try RankingRestriction(
                     request.filter, sort: request.sort, kinds: plans.map(\.kind), in: self)
-                let slot = try resultCache.slot(
-                    for: plans, restriction: restriction, structures: structures)
+                let slot = try resultCache.slot(for: plans, restriction: restriction)
                 if let order = try resultCache.order(
                     in: slot, covering: request.pageEnd, plans: plans, tokenizer: tokenizer)
                 {
@@ -101,8 +99,7 @@ extension QueryEngine {
                         : try listedPage(request, matches: matches, tables: tables)
                 }
             } else {
-                guard let (plans, empty) = try found ?? plans(for: request, structures: structures)
-                else {
+                guard let (plans, empty) = try found ?? plans(for: request) else {
                     return (
                         SearchResults(query: request.text, total: 0, hits: [], tokens: []), tables,
                         [:]

@@ -10,28 +10,35 @@ import FTSearchSQLite
 /// is stored with the structure record it was derived from; when the index's record is no
 /// longer that one, the kept copy is stale.
 enum IndexStructure {
-    /// The structure record of the FTS5 table named `index`; empty when it has none yet.
+    /// The structure record of the FTS5 table named `index`; empty when it has none yet. In a
+    /// read transaction of ``Database/readingOneVersion(_:)`` each index's is read once: a
+    /// search checks its variant gates (``VariantGates``), its kept ranking's slot
+    /// (``ResultCache``) and the row blocks it keeps (``RowBlockReader``) against one record.
     static func record(ofIndexNamed index: String, in database: Database) throws -> [UInt8] {
+        guard let transaction = database.readTransaction else {
+            return try read(ofIndexNamed: index, in: database)
+        }
+        let reads = database.kept(Reads.self) { Reads() }
+        if reads.transaction != transaction {
+            (reads.transaction, reads.records) = (transaction, [])
+        }
+        if let kept = reads.records.first(where: { $0.index == index }) { return kept.record }
+        let record = try read(ofIndexNamed: index, in: database)
+        reads.records.append((index, record))
+        return record
+    }
+
+    private static func read(ofIndexNamed index: String, in database: Database) throws
+        -> [UInt8]
+    {
         try database.cachedStatement(sql: "SELECT block FROM \(index)_data WHERE id = 10")
             .firstRow { $0.bytes(at: 0) } ?? []
     }
 
-    /// The structure records read in one read transaction, each index's read once: a search
-    /// checks the variant lookups it keeps (``VariantGates``) and its kept ranking's slot
-    /// (``ResultCache``) against the same record. Only for the transaction it was made in.
-    final class Reads {
-        private let database: Database
-        private var records: [String: [UInt8]] = [:]
-
-        init(in database: Database) { self.database = database }
-
-        /// The structure record of the FTS5 table named `index`.
-        func record(ofIndexNamed index: String) throws -> [UInt8] {
-            if let record = records[index] { return record }
-            let record = try IndexStructure.record(ofIndexNamed: index, in: database)
-            records[index] = record
-            return record
-        }
+    /// The records a connection read in its current read transaction: one to three indexes'.
+    private final class Reads {
+        var transaction = 0
+        var records: [(index: String, record: [UInt8])] = []
     }
 
     /// Gives the FTS5 table named `index` a new structure record without changing the index:

@@ -78,11 +78,10 @@ package struct QueryEngine {
         var restriction: RankingRestriction?
         // The plans, the ranking and the page's records from one version of the database, and
         // one read transaction (its file locks) for all their reads, each index's structure
-        // record read once; keeping the ranking (and the columns a filter read) is a write, so
-        // it waits for the end of that transaction.
+        // record read once (see IndexStructure); keeping the ranking (and the columns a filter
+        // read) is a write, so it waits for the end of that transaction.
         let found = try database.readingOneVersion { () -> (SearchResults, Ranking)? in
-            let structures = IndexStructure.Reads(in: database)
-            guard let (plans, empty) = try plans(for: request, structures: structures) else {
+            guard let (plans, empty) = try plans(for: request) else {
                 return nil
             }
             var results = empty
@@ -96,14 +95,12 @@ package struct QueryEngine {
                 page.offset = 0
                 page.limit = 1
             }
-            var ranking = try rankedOrder(
-                plans, request: page, restriction: restriction, structures: structures)
+            var ranking = try rankedOrder(plans, request: page, restriction: restriction)
             results.total = ranking.order.total
             if request.limit == nil && results.total > request.offset {
                 page = request
                 page.limit = results.total - request.offset
-                ranking = try rankedOrder(
-                    plans, request: page, restriction: restriction, structures: structures)
+                ranking = try rankedOrder(plans, request: page, restriction: restriction)
             }
             if page.limit != nil && request.limit != 0 {
                 results.hits = try ranking.order.hits(
@@ -132,11 +129,9 @@ package struct QueryEngine {
     /// or ranked by the fast plan (and then, if that was expensive, to be kept by the returned
     /// ranking's ``Ranking/keep``).
     private func rankedOrder(
-        _ plans: [MatchPlan], request: SearchRequest, restriction: RankingRestriction? = nil,
-        structures: IndexStructure.Reads
+        _ plans: [MatchPlan], request: SearchRequest, restriction: RankingRestriction? = nil
     ) throws -> Ranking {
-        let slot = try resultCache?.slot(
-            for: plans, restriction: restriction, structures: structures)
+        let slot = try resultCache?.slot(for: plans, restriction: restriction)
         let end = request.pageEnd
         if let slot,
             let kept = try resultCache?.order(
@@ -185,11 +180,7 @@ package struct QueryEngine {
 
     /// The plan of each kind searched (kinds whose fields are all filtered out have none), and
     /// the empty results carrying the highlighting information; nil when the text has no token.
-    /// `structures` reads the indexes' structure records in the caller's read transaction;
-    /// without it, each is read on its own.
-    func plans(for request: SearchRequest, structures: IndexStructure.Reads? = nil) throws
-        -> ([MatchPlan], SearchResults)?
-    {
+    func plans(for request: SearchRequest) throws -> ([MatchPlan], SearchResults)? {
         let text = NameVariants.normalizedQuery(request.text)
         let typed = tokenizer.tokens(in: text)
         let wordIndexes = request.kinds.inOrder.map { FullTextIndex.words(of: $0).name }
@@ -222,10 +213,7 @@ package struct QueryEngine {
                     corrections.formUnion(found.map(\.word))
                     return found
                 },
-                heldPhrases: {
-                    try heldPhrases(
-                        $0, in: FullTextIndex.words(of: kind).name, structures: structures)
-                })
+                heldPhrases: { try heldPhrases($0, in: FullTextIndex.words(of: kind).name) })
         }
         let empty = SearchResults(
             query: request.text, total: 0, hits: [], tokens: pattern.tokens, match: request.match,
@@ -239,12 +227,11 @@ package struct QueryEngine {
     /// kept in ``variantGates`` while the index is unchanged. A phrase that cannot be looked up
     /// (a damaged index) counts as held: the search then ranks what it can or reports the
     /// error.
-    private func heldPhrases(
-        _ phrases: [MatchPlan.Phrase], in index: String, structures: IndexStructure.Reads?
-    ) throws -> Set<String> {
+    private func heldPhrases(_ phrases: [MatchPlan.Phrase], in index: String) throws
+        -> Set<String>
+    {
         let structure = try variantGates.map { _ in
-            try structures?.record(ofIndexNamed: index)
-                ?? IndexStructure.record(ofIndexNamed: index, in: database)
+            try IndexStructure.record(ofIndexNamed: index, in: database)
         }
         func isHeld(_ query: String) -> Bool {
             guard let variantGates, let structure else { return self.isHeld(query, in: index) }
@@ -315,16 +302,11 @@ package struct QueryEngine {
         (page.offset, page.limit) = (0, 1)
         var restriction: RankingRestriction?
         let total = try database.readingOneVersion {
-            let structures = IndexStructure.Reads(in: database)
-            guard let (plans, _) = try plans(for: request, structures: structures) else {
-                return 0
-            }
+            guard let (plans, _) = try plans(for: request) else { return 0 }
             restriction = try request.filter.map {
                 try RankingRestriction($0, kinds: plans.map(\.kind), in: self)
             }
-            return try rankedOrder(
-                plans, request: page, restriction: restriction, structures: structures
-            ).order.total
+            return try rankedOrder(plans, request: page, restriction: restriction).order.total
         }
         if let restriction { FieldColumnStore.keep(restriction.read, in: database) }
         return total

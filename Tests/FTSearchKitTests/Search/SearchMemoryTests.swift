@@ -36,8 +36,7 @@ import FTSearchSQLite
     /// The slot `request`'s ranking is kept in, as `index`'s indexes are now.
     private func slot(of request: SearchRequest, in index: SearchIndex) throws -> ResultCache.Slot {
         let (plans, _) = try #require(try index.queryEngine(helper: { nil }).plans(for: request))
-        return try ResultCache(database: index.database, minimumCost: .zero).slot(
-            for: plans, structures: IndexStructure.Reads(in: index.database))
+        return try ResultCache(database: index.database, minimumCost: .zero).slot(for: plans)
     }
 
     /// Reverses the ranking kept in memory for `request`, so that serving it shows.

@@ -54,14 +54,11 @@ package struct ResultCache {
 
     /// The slot of the search that `plans` describe, among the rows `restriction` admits and in
     /// its order (its filter and sort in the key, the records' versions in the state), as the
-    /// indexes are in the read transaction of `structures`.
-    func slot(
-        for plans: [MatchPlan], restriction: RankingRestriction? = nil,
-        structures: IndexStructure.Reads
-    ) throws -> Slot {
+    /// indexes are now.
+    func slot(for plans: [MatchPlan], restriction: RankingRestriction? = nil) throws -> Slot {
         var structure: [UInt8] = []
         for index in plans.map(\.index) {
-            let record = try structures.record(ofIndexNamed: index)
+            let record = try IndexStructure.record(ofIndexNamed: index, in: database)
             LittleEndian.append(UInt64(record.count), byteCount: 4, to: &structure)
             structure += record
         }
