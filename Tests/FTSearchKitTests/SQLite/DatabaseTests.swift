@@ -186,6 +186,27 @@ import FTSearchSQLite
         #expect(try database.fetchInt(sql: "SELECT count(*) FROM t") == 1)
     }
 
+    /// What is derived from a read may be kept for the rest of readingOneVersion's read
+    /// transaction: its number, never one of an earlier transaction, and none outside it or
+    /// once it has written.
+    @Test func readTransactionsAreNumberedUntilTheyWrite() throws {
+        let database = try Database(path: ":memory:")
+        try database.execute(sql: "CREATE TABLE t(x)")
+        #expect(database.readTransaction == nil)
+        let first = try database.readingOneVersion {
+            _ = try database.fetchInt(sql: "SELECT count(*) FROM t")
+            return database.readTransaction
+        }
+        let (second, afterWriting) = try database.readingOneVersion {
+            let number = database.readTransaction
+            try database.execute(sql: "INSERT INTO t VALUES (1)")
+            return (number, database.readTransaction)
+        }
+        #expect(first != nil && second != nil && first != second)
+        #expect(afterWriting == nil)
+        try database.inTransaction { #expect(database.readTransaction == nil) }
+    }
+
     @Test func cachedStatementsAreReused() throws {
         let database = try Database(path: ":memory:")
         let first = try database.cachedStatement(sql: "SELECT 1")
