@@ -47,9 +47,7 @@ struct Importer {
                 _ = try writer(for: kind)
             }
             while let batch = reading.next() {
-                for item in batch.items {
-                    try write(item, of: batch.records)
-                }
+                try write(batch)
             }
             for (kind, writer) in writers {
                 try writer.finish()
@@ -69,14 +67,39 @@ struct Importer {
         return summary
     }
 
-    private mutating func write(_ item: RecordReadAhead.Item, of records: EncodedRecords) throws {
-        switch item {
-        case .record(let row):
-            let writer = try writer(for: records.rows[row].kind)
-            switch try writer.write(row: row, of: records) {
-            case .inserted: writer.insertedCount += 1
-            case .updated: writer.updatedCount += 1
+    /// Writes the items of `batch` in order, each run of records of one kind with one call, so
+    /// that the writer writes them by multi-row statements (``BulkWriter/write(rows:of:)``).
+    private mutating func write(_ batch: RecordReadAhead.Batch) throws {
+        var run = 0..<0
+        for item in batch.items {
+            if case .record(let row) = item {
+                if !run.isEmpty, row == run.upperBound,
+                    batch.records.rows[row].kind == batch.records.rows[run.lowerBound].kind
+                {
+                    run = run.lowerBound..<row + 1
+                    continue
+                }
+                try write(run, of: batch.records)
+                run = row..<row + 1
+            } else {
+                try write(run, of: batch.records)
+                run = 0..<0
+                try write(item)
             }
+        }
+        try write(run, of: batch.records)
+    }
+
+    private mutating func write(_ rows: Range<Int>, of records: EncodedRecords) throws {
+        guard let first = rows.first else { return }
+        try writer(for: records.rows[first].kind).write(rows: rows, of: records)
+    }
+
+    /// Handles an item other than a record.
+    private mutating func write(_ item: RecordReadAhead.Item) throws {
+        switch item {
+        case .record:
+            preconditionFailure("records are written by runs")
         case .unmerged(let found, let kind, let path):
             let fields = try mergedWithStored(found.fields, of: kind)
             let record: Record
@@ -86,11 +109,7 @@ struct Importer {
                 let problem = RecordProblem(path: path, line: found.line, reason: error.reason)
                 return try skip(problem, isRecoverable: true)
             }
-            let writer = try writer(for: kind)
-            switch try writer.write(record) {
-            case .inserted: writer.insertedCount += 1
-            case .updated: writer.updatedCount += 1
-            }
+            _ = try writer(for: kind).write(record)
         case .problem(let problem, let isRecoverable):
             try skip(problem, isRecoverable: isRecoverable)
         case .progress(let progress):
