@@ -216,12 +216,8 @@ import FTSearchTestSupport
             // Several match phrases need every segment for their IDFs.
             guard let plan = try engine.plans(for: request)?.0.first, plan.matchPhraseCount == 1
             else { continue }
-            let ranking = DoclistRanking(database: database, plan: plan)
             func collection(_ segments: DoclistRanking.Segments) throws -> MatchCollection {
-                try #require(
-                    try ranking.collect(
-                        into: FTS5RankCollector(plan: plan, capacity: 20, on: database),
-                        segments: segments))
+                try Self.collection(of: plan, in: segments, on: database)
             }
             let whole = try collection(.all)
             let first = try collection(.shared(Self.claims { isFirst($0, $1) }))
@@ -329,6 +325,16 @@ import FTSearchTestSupport
 
     /// Claims of the segments whose position (oldest first) and count `takes` accepts, in
     /// order.
+    /// `plan`'s matches in `segments`, collected for a page of 20 on `database`.
+    static func collection(
+        of plan: MatchPlan, in segments: DoclistRanking.Segments, on database: Database
+    ) throws -> MatchCollection {
+        try #require(
+            try DoclistRanking(database: database, plan: plan).collect(
+                into: FTS5RankCollector(plan: plan, capacity: 20, on: database),
+                segments: segments))
+    }
+
     static func claims(_ takes: @escaping @Sendable (Int, Int) -> Bool) -> SegmentClaims {
         let next = Mutex(0)
         return SegmentClaims { count in

@@ -78,12 +78,8 @@ import Testing
         var merged = 0
         for text in Self.texts {
             for plan in try plans(text) where plan.matchPhraseCount > 1 {
-                let ranking = DoclistRanking(database: database, plan: plan)
                 func collection(_ segments: DoclistRanking.Segments) throws -> MatchCollection {
-                    try #require(
-                        try ranking.collect(
-                            into: FTS5RankCollector(plan: plan, capacity: 20, on: database),
-                            segments: segments))
+                    try DoclistRankingTests.collection(of: plan, in: segments, on: database)
                 }
                 let whole = try collection(.all)
                 let first = try collection(
