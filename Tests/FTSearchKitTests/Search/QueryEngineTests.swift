@@ -166,6 +166,9 @@ import FTSearchSQLite
         #expect(search.last == "COMMIT")
         #expect(search.dropLast().allSatisfy { $0 != "COMMIT" })
         #expect(search.contains { $0.contains("people_fts_data") })
+        // The index's structure record once, though the variant gates and the kept ranking's
+        // slot both check it (IndexStructure).
+        #expect(search.count { $0.contains("people_fts_data WHERE id = 10") } == 1)
         #expect(search.contains { $0.contains("FROM people") || $0.contains("FROM \"people\"") })
     }
 
