@@ -9,10 +9,19 @@ package enum ExtraFields {
     /// that does not parse there (it is not UTF-8) is read as a `String` reads it, its bad
     /// bytes replaced.
     package static func decode(column index: Int32, of row: Statement) -> [JSONMember] {
+        var parser = JSONParser()
+        return decode(column: index, of: row, using: &parser)
+    }
+
+    /// The members of the stored JSON object in column `index` of `row`, parsed by `parser`:
+    /// a page of hits parses its twenty with one parser, which keeps its buffers and the size
+    /// of the last object between them.
+    package static func decode(
+        column index: Int32, of row: Statement, using parser: inout JSONParser
+    ) -> [JSONMember] {
         let value =
             row.withBytes(at: index) { bytes -> JSONValue? in
                 guard !bytes.elementsEqual("{}".utf8) else { return .object([]) }
-                var parser = JSONParser()
                 return try? parser.parseDocument(bytes)
             }
             ?? row.text(at: index).flatMap { try? JSONParser.parseDocument(Array($0.utf8)) }

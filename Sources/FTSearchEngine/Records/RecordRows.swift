@@ -1,3 +1,4 @@
+import FTSearchFormats
 package import FTSearchSQLite
 
 /// Reads stored records of one kind, whole (extras and timestamps included), in id order: the
@@ -21,11 +22,18 @@ package struct RecordRows {
 
     /// The record in the current row of a statement made from ``selectSQL(byID:afterID:)``.
     package func record(from row: Statement) -> Record {
+        var parser = JSONParser()
+        return record(from: row, using: &parser)
+    }
+
+    /// The record in the current row of a statement made from ``selectSQL(byID:afterID:)``,
+    /// its extra fields parsed by `parser` (see ``ExtraFields/decode(column:of:using:)``).
+    package func record(from row: Statement, using parser: inout JSONParser) -> Record {
         let fieldCount = Int32(kind.searchableFields.count)
         return Record(
             kind: kind, id: row.int64(at: 0),
             searchableValues: (1...fieldCount).map { row.text(at: $0) ?? "" },
-            extraFields: ExtraFields.decode(column: fieldCount + 1, of: row),
+            extraFields: ExtraFields.decode(column: fieldCount + 1, of: row, using: &parser),
             createdAt: StoredTime.time(at: fieldCount + 2, of: row),
             updatedAt: StoredTime.time(at: fieldCount + 3, of: row))
     }
@@ -35,12 +43,19 @@ package struct RecordRows {
         try database.cachedStatement(sql: selectSQL(byID: true)).firstRow([id, 1], record(from:))
     }
 
-    /// Reads records of any kind by id, each kind's statement prepared once: what a page of
-    /// hits reads its records with, without building the SQL and looking the statement up again
-    /// for every hit.
+    /// Reads records of any kind by id, each kind's statement prepared once and bound with the
+    /// id alone, and every record's extra fields parsed by one parser: what a page of hits reads
+    /// its records with, without building the SQL, looking the statement up again, boxing its
+    /// arguments or starting a parser for every hit.
     struct Readers {
         let database: Database
         private var statements: [Kind: Statement] = [:]
+        private var parser = JSONParser()
+        /// Each kind's ``RecordRows/selectSQL(byID:afterID:)`` by id, built once.
+        private static let selectByID = Dictionary(
+            uniqueKeysWithValues: Kind.allCases.map {
+                ($0, RecordRows(kind: $0).selectSQL(byID: true))
+            })
 
         init(database: Database) {
             self.database = database
@@ -53,10 +68,13 @@ package struct RecordRows {
             if let prepared = statements[kind] {
                 statement = prepared
             } else {
-                statement = try database.cachedStatement(sql: rows.selectSQL(byID: true))
+                statement = try database.cachedStatement(sql: Self.selectByID[kind]!)
                 statements[kind] = statement
             }
-            return try statement.firstRow([id, 1], rows.record(from:))
+            try statement.bind(id, at: 1)
+            try statement.bind(1, at: 2)
+            defer { statement.reset() }
+            return try statement.step() ? rows.record(from: statement, using: &parser) : nil
         }
     }
 }

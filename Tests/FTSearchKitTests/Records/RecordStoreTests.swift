@@ -138,6 +138,45 @@ import FTSearchSQLite
         #expect(try index.find(Person.self, id: id)?.extra == [])
     }
 
+    /// A page of hits reads its records' extra fields with one parser (``RecordRows/Readers``):
+    /// each hit still has its own, whatever the records before it held — nested values,
+    /// escapes, more or fewer fields, none, or text that does not parse.
+    @Test func eachHitOfAPageHasItsOwnExtraFields() throws {
+        let extras: [[JSONMember]] = [
+            [
+                JSONMember(key: "tags", value: .array([.string("a"), .object([])])),
+                JSONMember(key: "note", value: .string("line\nbreak \"quoted\" \u{00E9}")),
+                JSONMember(key: "age", value: .number("42")),
+                JSONMember(key: "ok", value: .bool(true)),
+            ],
+            [],
+            [JSONMember(key: "city", value: .string("Oslo"))],
+            [
+                JSONMember(
+                    key: "nested",
+                    value: .object([
+                        JSONMember(key: "x", value: .null),
+                        JSONMember(key: "quote", value: .string("say \"hi\"")),
+                    ]))
+            ],
+        ]
+        var ids: [Int64] = []
+        for (number, extra) in extras.enumerated() {
+            let person = Person(firstName: "Ann", lastName: "Lee\(number)", extra: extra)
+            ids.append(try #require(try index.insert(person).id))
+        }
+        let broken = try index.insert(Person(firstName: "Ann", lastName: "Broken"))
+        try index.database.execute(
+            sql: "UPDATE people SET extra = '{\"a\": [1,' WHERE id = ?1", arguments: [broken.id])
+        let hits = try index.search(SearchRequest(text: "ann", kinds: .people)).hits
+        #expect(hits.count == extras.count + 1)
+        for hit in hits {
+            let id = try #require(hit.record.id)
+            let expected = ids.firstIndex(of: id).map { extras[$0] } ?? []
+            #expect(hit.record.extra == expected, "record \(id)")
+        }
+    }
+
     @Test func updateChangesOnlyWhatIsGivenAndTheIndexFollows() throws {
         let ann = try index.insert(
             Person(
