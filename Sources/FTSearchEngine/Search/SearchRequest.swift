@@ -78,7 +78,8 @@ public struct SearchRequest: Sendable, Equatable {
 
     /// The bm25 weight of each column of `kind`'s indexes, in column order.
     func columnWeights(of kind: Kind) -> [Double] {
-        kind.searchableFields.map { weights[$0] ?? Self.defaultWeight(of: $0) }
+        guard !weights.isEmpty else { return kind.searchableFields.map(Self.defaultWeight(of:)) }
+        return kind.searchableFields.map { weights[$0] ?? Self.defaultWeight(of: $0) }
     }
 
     /// The default bm25 weight of a field: names 10, company 4.
