@@ -568,8 +568,10 @@ def compare_before(n, data, runs=30):
 
 # The rounds of the --before comparison. A class's p50 moves by up to 15% from one run to the
 # next on this shared 2-core machine; with three rounds the median still did (the 3-letter
-# first search read 1.02–1.15× a421e6d on four runs of one build), with nine it settles.
-BEFORE_ROUNDS = 9
+# first search read 1.02–1.15× a421e6d on four runs of one build), and with fifteen a run of
+# one build still read 1.04–1.18× (docs/benchmarks.md, "Early morning"): 31 rounds, about
+# 100 s at 1M.
+BEFORE_ROUNDS = 31
 IMPORT_ROUNDS = 3
 
 
