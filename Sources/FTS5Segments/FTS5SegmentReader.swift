@@ -91,7 +91,10 @@ public final class FTS5SegmentReader {
     private func leaf(in segment: FTS5Segment, _ key: [UInt8], by statement: Statement) throws
         -> Int?
     {
-        try statement.firstRow([Int64(segment.id), key]) { Int(clamping: $0.int64(at: 0) >> 1) }
+        // Bound by type: the boxed arguments cost a fifth of a seek, every phrase and segment.
+        try statement.bind(Int64(segment.id), at: 1)
+        try statement.bind(blob: key, at: 2)
+        return try statement.firstRow { Int(clamping: $0.int64(at: 0) >> 1) }
     }
 
     /// The query of the leaf page of the first `%_idx` entry of segment `?1` that `condition`

@@ -49,10 +49,8 @@ package final class Statement {
             try bind(text, at: index)
             return
         case .blob(let bytes):
-            code = bytes.withUnsafeBytes {
-                sqlite3_bind_blob(
-                    handle, index, $0.baseAddress, Int32($0.count), csqlite_transient())
-            }
+            try bind(blob: bytes, at: index)
+            return
         }
         try check(code)
     }
@@ -67,6 +65,14 @@ package final class Statement {
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
                 sqlite3_bind_text(handle, index, $0, Int32(bytes.count), csqlite_transient())
             }
+        }
+        try check(code)
+    }
+
+    /// Binds bytes as a blob to the 1-based parameter `index` (SQLite keeps its own copy).
+    package func bind(blob bytes: [UInt8], at index: Int32) throws(SQLiteError) {
+        let code = bytes.withUnsafeBytes {
+            sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlite_transient())
         }
         try check(code)
     }
@@ -126,6 +132,8 @@ package final class Statement {
     }
 
     /// Binds `arguments` and returns `transform` of the first row, or nil when there is none.
+    /// Without arguments, the statement runs with the values bound last (`bind(_:at:)`, which a
+    /// hot path calls to bind each value by its type rather than boxed in `arguments`).
     package func firstRow<T>(
         _ arguments: StatementArguments = [], _ transform: (Statement) throws -> T
     ) throws -> T? {
