@@ -501,10 +501,13 @@ def alternated_with_tantivy(n, data, ft_db, rounds=3):
 def latency_in_turn(commands, rounds):
     """Each named latency workload ({name: (command, env)}) run in turn `rounds` times, so that
     the machine's drift falls on all alike: per row (class and plan) every run printed, the
-    median over the rounds of each one's p50 and p99."""
+    median over the rounds of each one's p50 and p99. The order turns round every round: run
+    first every time, one binary measured 1.03–1.09× the same binary run second on the same
+    database (two words, three runs of 15 rounds; docs/benchmarks.md, "Early morning")."""
     runs = {name: [] for name in commands}
-    for _ in range(rounds):
-        for name, (command, env) in commands.items():
+    for round in range(rounds):
+        order = list(commands.items())
+        for name, (command, env) in order if round % 2 == 0 else reversed(order):
             out = subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout
             runs[name].append(parse_rows(out))
     return {name: {row: {p: median([run[row][p] for run in results]) for p in ("p50", "p99")}
