@@ -38,15 +38,17 @@ package struct RecordRows {
             updatedAt: StoredTime.time(at: fieldCount + 3, of: row))
     }
 
-    /// The record with this id, or nil when there is none.
+    /// The record with this id, or nil when there is none (read as a page of hits reads its
+    /// records, ``Readers``).
     package func record(withID id: Int64, in database: Database) throws -> Record? {
-        try database.cachedStatement(sql: selectSQL(byID: true)).firstRow([id, 1], record(from:))
+        var readers = Readers(database: database)
+        return try readers.record(of: kind, id: id)
     }
 
     /// Reads records of any kind by id, each kind's statement prepared once and bound with the
-    /// id alone, and every record's extra fields parsed by one parser: what a page of hits reads
-    /// its records with, without building the SQL, looking the statement up again, boxing its
-    /// arguments or starting a parser for every hit.
+    /// id alone, and every record's extra fields parsed by one parser: how every record is read
+    /// by id, and what a page of hits reads its records with, without building the SQL, looking
+    /// the statement up again, boxing its arguments or starting a parser for every hit.
     struct Readers {
         let database: Database
         private var statements: [Kind: Statement] = [:]
