@@ -67,12 +67,20 @@ def parse_rows(out):
     return rows
 
 
+def in_turn(items, turn):
+    """`items` in the order of round `turn`: as given, then reversed, and so on. Run first in
+    every round, one binary measured 1.03–1.09× the same binary run second on the same database
+    (two words, three runs of 15 rounds; docs/benchmarks.md, "Early morning")."""
+    items = list(items)
+    return items if turn % 2 == 0 else items[::-1]
+
+
 def time_commands(commands, runs, warmups=2, environments=None):
-    """Whole-process wall times in ms of each named command, alternated, `runs` each after
-    `warmups` rounds: {name: [ms, ...]}."""
+    """Whole-process wall times in ms of each named command, in turn (`in_turn`), `runs` each
+    after `warmups` rounds: {name: [ms, ...]}."""
     times = {name: [] for name in commands}
     for run in range(runs + warmups):
-        for name, command in commands.items():
+        for name, command in in_turn(commands.items(), run):
             start = time.perf_counter()
             subprocess.run(command, check=True, env=(environments or {}).get(name, ENV),
                            stdout=subprocess.DEVNULL)
@@ -501,13 +509,11 @@ def alternated_with_tantivy(n, data, ft_db, rounds=3):
 def latency_in_turn(commands, rounds):
     """Each named latency workload ({name: (command, env)}) run in turn `rounds` times, so that
     the machine's drift falls on all alike: per row (class and plan) every run printed, the
-    median over the rounds of each one's p50 and p99. The order turns round every round: run
-    first every time, one binary measured 1.03–1.09× the same binary run second on the same
-    database (two words, three runs of 15 rounds; docs/benchmarks.md, "Early morning")."""
+    median over the rounds of each one's p50 and p99. The order turns round every round
+    (`in_turn`)."""
     runs = {name: [] for name in commands}
-    for round in range(rounds):
-        order = list(commands.items())
-        for name, (command, env) in order if round % 2 == 0 else reversed(order):
+    for turn in range(rounds):
+        for name, (command, env) in in_turn(commands.items(), turn):
             out = subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout
             runs[name].append(parse_rows(out))
     return {name: {row: {p: median([run[row][p] for run in results]) for p in ("p50", "p99")}
@@ -550,13 +556,13 @@ def compare_before(n, data, runs=30):
     # substring index, kept rankings), which the older build's has not.
     ft_db = os.path.join(WORK, f"again-{label(n)}.db")
     walls = {"before": [], "ftsearch": []}
-    for _ in range(IMPORT_ROUNDS):
-        for build, binary, db in (("before", BEFORE, before_db), ("ftsearch", FTSEARCH, ft_db)):
+    builds = (("before", BEFORE, before_db), ("ftsearch", FTSEARCH, ft_db))
+    for turn in range(IMPORT_ROUNDS):
+        for build, binary, db in in_turn(builds, turn):
             remove_db(db)
             walls[build].append(timed([binary, "import", "--quiet", "--db", db,
                                        os.path.join(data, "people.csv")])[0])
-    imports = {build: {"wall": median(walls[build]), "size": db_size(db)}
-               for build, db in (("before", before_db), ("ftsearch", ft_db))}
+    imports = {build: {"wall": median(walls[build]), "size": db_size(db)} for build, _, db in builds}
     latency = before_latency(n, data, ft_db, before_db)
     with_history = dict(ENV)
     with_history.pop("FTSEARCH_NO_HISTORY", None)
