@@ -218,6 +218,9 @@ import FTSearchSQLite
 @Suite struct SearchPatternTests {
     @Test func doublesQuotesInsideTokens() {
         #expect(SearchPattern.quoted("a\"b") == "\"a\"\"b\"")
+        // Quoted on UTF-8 bytes: letters of several bytes, and a mark after the quote, stay.
+        #expect(SearchPattern.quoted("mü\"\u{301}ller") == "\"mü\"\"\u{301}ller\"")
+        #expect(SearchPattern.quoted("") == "\"\"")
     }
 
     @Test func repeatedTokensCountOnce() throws {
